@@ -1,0 +1,3 @@
+"""Websocket URL routes of every app."""
+
+websocket_urlpatterns: list = []

@@ -1,0 +1,45 @@
+"""What a rules module may ask of a lexicon. Rules never touch the database: the services pass an
+object with this interface (``lexicons.services`` provides the real one; tests use :class:`WordSet`).
+"""
+
+from collections.abc import Iterable, Mapping
+from typing import Any, Protocol
+
+
+class WordList(Protocol):
+    language: str
+
+    def normalise(self, text: str) -> str:
+        """The key cards or tiles spell for ``text`` (see ``specs/lexicons.md``)."""
+
+    def is_word(self, key: str) -> bool:
+        """Whether ``key`` (already normalised) is a word of the lexicon."""
+
+    def analyses(self, key: str) -> list[Mapping[str, Any]]:
+        """Every analysis of ``key``: dicts with form, lemma, pos, parse (field dict), gloss."""
+
+
+class WordSet:
+    """An in-memory word list: for tests and for small fixed lists."""
+
+    def __init__(
+        self,
+        words: Iterable[str],
+        language: str = "eng",
+        analyses: Mapping[str, list[Mapping[str, Any]]] | None = None,
+        normalise: Any = None,
+    ) -> None:
+        self.language = language
+        self._normalise = normalise or (lambda text: text.upper())
+        self._keys = {self._normalise(w) for w in words}
+        self._analyses = dict(analyses or {})
+        self._keys.update(self._analyses)
+
+    def normalise(self, text: str) -> str:
+        return self._normalise(text)
+
+    def is_word(self, key: str) -> bool:
+        return key in self._keys
+
+    def analyses(self, key: str) -> list[Mapping[str, Any]]:
+        return list(self._analyses.get(key, []))

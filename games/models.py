@@ -1,0 +1,1 @@
+"""Games: tables, seats and the move log (rules live in games/rules, pure)."""

@@ -1,0 +1,8 @@
+"""One module per game, each exposing ``RULES``; ``GAMES`` maps every slug to its rules.
+
+Add a game by importing its module here and listing its ``RULES``.
+"""
+
+from games.engine import Game
+
+GAMES: dict[str, Game] = {rules.slug: rules for rules in ()}

@@ -1,0 +1,1 @@
+"""Lexicons: word lists games validate against."""
