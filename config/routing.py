@@ -1,3 +1,6 @@
 """Websocket URL routes of every app."""
 
-websocket_urlpatterns: list = []
+import games.routing
+import learning.routing
+
+websocket_urlpatterns = learning.routing.websocket_urlpatterns + games.routing.websocket_urlpatterns

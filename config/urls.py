@@ -1,6 +1,9 @@
 from django.contrib import admin
-from django.urls import path
+from django.urls import include, path
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("lexicons/", include("lexicons.urls")),
+    path("games/", include("games.urls")),
+    path("", include("learning.urls")),
 ]

@@ -1,0 +1,3 @@
+"""Websocket routes of the learning app."""
+
+websocket_urlpatterns: list = []

@@ -1,0 +1,3 @@
+"""Websocket routes of the lexicons app."""
+
+websocket_urlpatterns: list = []

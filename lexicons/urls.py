@@ -1,0 +1,4 @@
+from django.urls import path  # noqa: F401 - routes are added as the app grows
+
+app_name = "lexicons"
+urlpatterns: list = []
