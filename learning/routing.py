@@ -1,3 +1,9 @@
 """Websocket routes of the learning app."""
 
-websocket_urlpatterns: list = []
+from django.urls import path
+
+from .consumers import ClassroomConsumer
+
+websocket_urlpatterns = [
+    path("ws/classes/<int:classroom_id>/", ClassroomConsumer.as_asgi()),
+]

@@ -3,6 +3,10 @@
 import os
 
 from .base import *  # noqa: F403
+from .base import MIDDLEWARE
+
+# Static files served by the app server itself, compressed and cache-busted (no CDN in a classroom).
+MIDDLEWARE = [MIDDLEWARE[0], "whitenoise.middleware.WhiteNoiseMiddleware", *MIDDLEWARE[1:]]
 
 DEBUG = False
 SECRET_KEY = os.environ["DJANGO_SECRET_KEY"]

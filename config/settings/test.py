@@ -1,5 +1,8 @@
 """Settings for the test suite: fast password hashing, no real e-mail, same service switches as base."""
 
+import os
+import tempfile
+
 from .base import *  # noqa: F403
 from .base import DATABASES
 
@@ -11,4 +14,6 @@ STORAGES = {
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    DATABASES["default"]["TEST"] = {"NAME": None}
+    # A file, not memory, so the live ASGI server process of the browser tests shares the test
+    # database; one per test run, so parallel runs on one machine never share it.
+    DATABASES["default"]["TEST"] = {"NAME": os.path.join(tempfile.gettempdir(), f"logos-test-{os.getpid()}.sqlite3")}

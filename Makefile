@@ -1,0 +1,42 @@
+# Two commands on a fresh machine: `make run` and `make test`. Both are idempotent.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+export DJANGO_SETTINGS_MODULE ?= config.settings.base
+
+.PHONY: run test lint chromium migrate bench
+
+$(STAMP): requirements/base.txt requirements/dev.txt
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements/dev.txt
+	touch $(STAMP)
+
+migrate: $(STAMP)
+	$(PY) manage.py migrate --noinput
+
+run: migrate
+	$(PY) manage.py load_bundled_lexicons
+	$(PY) manage.py demo
+	$(PY) manage.py runserver 127.0.0.1:8000
+
+# Real-browser tests need Debian's Chromium (no browser download: Playwright drives /usr/bin/chromium).
+chromium:
+	@if [ ! -x /usr/bin/chromium ]; then \
+		echo "Installing Debian's chromium for the browser tests"; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; \
+	fi
+
+test: $(STAMP) chromium
+	$(VENV)/bin/ruff check .
+	DJANGO_SETTINGS_MODULE=config.settings.test $(PY) -m pytest $(PYTEST_ARGS)
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+bench: $(STAMP)
+	@echo "See bench/README.md for each benchmark's command."

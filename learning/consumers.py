@@ -1,0 +1,58 @@
+"""The class page's live roster."""
+
+from channels.db import database_sync_to_async
+
+from config.websocket import CLOSE_FORBIDDEN, CLOSE_UNAUTHENTICATED, JsonConsumer
+
+from . import selectors
+from .models import Classroom
+from .services import classroom_group, user_group
+
+
+class ClassroomConsumer(JsonConsumer):
+    """Open on a class page; pushes the roster whenever it changes. Only the class's teacher and its
+    active students may connect."""
+
+    schemas = {"hello": {}}
+
+    async def accept_if_allowed(self) -> None:
+        user = self.scope["user"]
+        if not user.is_authenticated:
+            await self.close(code=CLOSE_UNAUTHENTICATED)
+            return
+        self.classroom_id = int(self.scope["url_route"]["kwargs"]["classroom_id"])
+        snapshot = await self._snapshot_if_allowed(user)
+        if snapshot is None:
+            await self.close(code=CLOSE_FORBIDDEN)
+            return
+        self.groups_joined = [classroom_group(self.classroom_id), user_group(user.id)]
+        for group in self.groups_joined:
+            await self.channel_layer.group_add(group, self.channel_name)
+        await self.accept()
+        await self.send_json(snapshot)
+
+    async def disconnect(self, code: int) -> None:
+        for group in getattr(self, "groups_joined", []):
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+    @database_sync_to_async
+    def _snapshot_if_allowed(self, user) -> dict | None:
+        classroom = Classroom.objects.filter(pk=self.classroom_id).first()
+        if classroom is None or not selectors.can_view_classroom(user, classroom):
+            return None
+        return {"type": "roster", "students": selectors.roster(classroom), "locked": classroom.locked}
+
+    async def on_hello(self, message: dict) -> None:
+        snapshot = await self._snapshot_if_allowed(self.scope["user"])
+        if snapshot is None:
+            await self.close(code=CLOSE_FORBIDDEN)
+            return
+        await self.send_json(snapshot)
+
+    # Group messages.
+    async def roster_changed(self, message: dict) -> None:
+        await self.send_json({"type": "roster", "students": message["students"], "locked": message["locked"]})
+
+    async def user_removed(self, message: dict) -> None:
+        await self.send_json({"type": "removed", "message": "Your teacher has removed you from this class."})
+        await self.close(code=CLOSE_FORBIDDEN)

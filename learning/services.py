@@ -1,0 +1,180 @@
+"""Every write to classes and students. Views and consumers call these; nothing else writes."""
+
+import logging
+import unicodedata
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import IntegrityError, transaction
+
+from . import codes, selectors
+from .models import Classroom, Student, User
+
+logger = logging.getLogger(__name__)
+
+
+class ClassroomError(Exception):
+    """Something a person asked for that cannot be done; ``message`` says why, in plain words."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def classroom_group(classroom_id: int) -> str:
+    return f"classroom-{classroom_id}"
+
+
+def user_group(user_id: int) -> str:
+    return f"user-{user_id}"
+
+
+def create_classroom(teacher: User, name: str, language: str) -> Classroom:
+    if not teacher.is_teacher:
+        raise ClassroomError("teacher_only", "Only teachers can create classes.")
+    name = unicodedata.normalize("NFC", name.strip())
+    if not name:
+        raise ClassroomError("bad_name", "Give the class a name.")
+    if language not in Classroom.Language.values:
+        raise ClassroomError("bad_language", "Choose one of the offered languages.")
+    for _ in range(10):
+        try:
+            with transaction.atomic():
+                return Classroom.objects.create(
+                    teacher=teacher, name=name, language=language, join_code=codes.new_code(codes.JOIN_CODE_LENGTH)
+                )
+        except IntegrityError:
+            continue  # join code collision: draw again
+    raise ClassroomError("no_code", "Could not find a free join code; please try again.")
+
+
+def clean_display_name(name: str) -> str:
+    name = " ".join(unicodedata.normalize("NFC", name).split())
+    if not name:
+        raise ClassroomError("bad_name", "Please type the name your classmates will see.")
+    if len(name) > Student.NAME_MAX_LENGTH:
+        raise ClassroomError("name_too_long", f"Names can be at most {Student.NAME_MAX_LENGTH} characters long.")
+    if any(unicodedata.category(ch).startswith("C") for ch in name):
+        raise ClassroomError("bad_name", "Names cannot contain control characters.")
+    return name
+
+
+def _check_name_free(classroom: Classroom, name: str, exclude: Student | None = None) -> None:
+    taken = classroom.students.filter(active=True, display_name__iexact=name)
+    if exclude is not None:
+        taken = taken.exclude(pk=exclude.pk)
+    if taken.exists():
+        raise ClassroomError(
+            "name_taken", f"Someone in this class is already called “{name}”. Please choose another name."
+        )
+
+
+@transaction.atomic
+def join_classroom(join_code: str, display_name: str) -> Student:
+    """A new student joins with the class's code. Returns the student, whose rejoin code they keep."""
+    code = codes.clean_code(join_code)
+    if not code:
+        raise ClassroomError("no_code", "Please type the class code your teacher gave you.")
+    classroom = Classroom.objects.select_for_update().filter(join_code=code).first()
+    if classroom is None:
+        raise ClassroomError("wrong_code", f"There is no class with the code {code}. Check it with your teacher.")
+    if classroom.locked:
+        raise ClassroomError("locked", "This class is locked: ask your teacher to let new students in.")
+    name = clean_display_name(display_name)
+    _check_name_free(classroom, name)
+    user = User.objects.create(username=f"student-{codes.new_code(12)}", role=User.Role.STUDENT)
+    user.set_unusable_password()
+    user.save(update_fields=["password"])
+    student = Student.objects.create(user=user, classroom=classroom, display_name=name, rejoin_code=_free_rejoin_code())
+    _announce_roster(classroom)
+    return student
+
+
+def _free_rejoin_code() -> str:
+    while True:
+        code = codes.new_code(codes.REJOIN_CODE_LENGTH)
+        if not Student.objects.filter(rejoin_code=code).exists():
+            return code
+
+
+def find_by_rejoin_code(rejoin_code: str) -> Student:
+    code = codes.clean_code(rejoin_code)
+    student = Student.objects.select_related("user", "classroom").filter(rejoin_code=code).first()
+    if student is None:
+        raise ClassroomError(
+            "wrong_code", "That rejoin code is not known. Check it, or join again with the class code."
+        )
+    if not student.active:
+        raise ClassroomError("removed", "Your teacher has removed you from this class.")
+    return student
+
+
+def _teachers_student(teacher: User, student_id: int) -> Student:
+    student = (
+        Student.objects.select_for_update()
+        .select_related("classroom")
+        .filter(pk=student_id, classroom__teacher=teacher, active=True)
+        .first()
+    )
+    if student is None:
+        raise ClassroomError("not_found", "That student is not in one of your classes.")
+    return student
+
+
+@transaction.atomic
+def rename_student(teacher: User, student_id: int, new_name: str) -> Student:
+    student = _teachers_student(teacher, student_id)
+    name = clean_display_name(new_name)
+    _check_name_free(student.classroom, name, exclude=student)
+    student.display_name = name
+    student.save(update_fields=["display_name"])
+    _announce_roster(student.classroom)
+    return student
+
+
+@transaction.atomic
+def remove_student(teacher: User, student_id: int) -> Student:
+    """Take a student out of the class: they can no longer log in, and their open pages are closed."""
+    student = _teachers_student(teacher, student_id)
+    student.active = False
+    student.save(update_fields=["active"])
+    User.objects.filter(pk=student.user_id).update(is_active=False)
+    _announce_roster(student.classroom)
+    user_id = student.user_id
+    transaction.on_commit(lambda: _group_send(user_group(user_id), {"type": "user.removed"}))
+    return student
+
+
+@transaction.atomic
+def set_locked(teacher: User, classroom_id: int, locked: bool) -> Classroom:
+    classroom = Classroom.objects.select_for_update().filter(pk=classroom_id, teacher=teacher).first()
+    if classroom is None:
+        raise ClassroomError("not_found", "That is not one of your classes.")
+    classroom.locked = locked
+    classroom.save(update_fields=["locked"])
+    _announce_roster(classroom)
+    return classroom
+
+
+def _announce_roster(classroom: Classroom) -> None:
+    """Push the roster to the class's open pages once the change is committed (never before: a
+    rolled-back join must not appear)."""
+
+    def send() -> None:
+        fresh = Classroom.objects.get(pk=classroom.pk)
+        _group_send(
+            classroom_group(classroom.pk),
+            {"type": "roster.changed", "students": selectors.roster(fresh), "locked": fresh.locked},
+        )
+
+    transaction.on_commit(send)
+
+
+def _group_send(group: str, message: dict) -> None:
+    """Best effort: the database is the truth and pages resync on reconnect, so a channel layer
+    that is down must not fail the request that changed the data."""
+    try:
+        async_to_sync(get_channel_layer().group_send)(group, message)
+    except Exception:  # noqa: BLE001 - any channel-layer failure is logged and swallowed by design
+        logger.exception("could not broadcast to %s", group)
