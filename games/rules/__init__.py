@@ -4,11 +4,12 @@ Add a game by importing its module here and listing its ``RULES``.
 """
 
 from games.engine import Game
-from games.rules import palabras_cortas, palabras_cortas_solitario
+from games.rules import grabble, palabras_cortas, palabras_cortas_solitario
 
 GAMES: dict[str, Game] = {
     rules.slug: rules
     for rules in (
+        grabble.RULES,
         palabras_cortas.RULES,
         palabras_cortas_solitario.RULES,
     )
