@@ -1,0 +1,370 @@
+"""Every write to lexicons, and the word lists games check words against.
+
+Imports stream records from :mod:`lexicons.loaders` into rows of a staged version in batches (COPY on PostgreSQL,
+``executemany`` elsewhere), then swap versions in one short transaction (see :mod:`lexicons.models`). Word lists keep
+the keys of each (lexicon, version) in memory once per process, as a frozenset: a key check is one set lookup.
+"""
+
+import hashlib
+import json
+import logging
+import threading
+import unicodedata
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from django.db import connection, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from lexicons.loaders import DEFAULT_MAX_BYTES, LexiconImportError, Progress, Record, check_files, read_records
+from lexicons.models import Entry, ImportJob, Lexicon
+from lexicons.normalise import key_function
+
+logger = logging.getLogger(__name__)
+
+BATCH_SIZE = 5000
+MAX_FORM_LENGTH = Entry._meta.get_field("form").max_length
+DATA_DIR = Path(__file__).resolve().parent / "data"
+_COLUMNS = ("lexicon_id", "version", "form", "key", "lemma", "pos", "parse", "gloss", "frequency")
+
+ProgressCallback = Callable[[float, int], None]
+"""Called after each batch with (fraction of the input read, entries written so far)."""
+
+
+class LexiconNotReady(ValueError):
+    """The lexicon has no complete version yet (its first import is running or failed)."""
+
+
+# --- importing -------------------------------------------------------------------------------------------------------
+
+
+def import_lexicon(
+    lexicon: Lexicon,
+    fmt: str,
+    paths: Iterable[Path | str],
+    *,
+    on_progress: ProgressCallback | None = None,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+) -> int:
+    """Import ``paths`` (format ``fmt``) as the new version of ``lexicon``; returns the number of entries.
+
+    On any error the staged rows are deleted, the lexicon keeps serving its previous version, the error is recorded
+    on the lexicon (``status`` becomes failed only if there is no previous version) and the error is raised again.
+    """
+    paths = [Path(p) for p in paths]
+    try:
+        progress = Progress(check_files(paths, max_bytes))
+        staged = _claim_version(lexicon)
+    except LexiconImportError as exc:
+        _record_failure(lexicon, exc)
+        raise
+    try:
+        count = _write_entries(lexicon, staged, read_records(fmt, paths, progress), progress, on_progress)
+        if count == 0:
+            raise LexiconImportError("no words found: every line was blank, a comment, or not a game word")
+    except BaseException as exc:
+        _delete_version(lexicon.pk, staged)
+        _record_failure(lexicon, exc)
+        raise
+    _swap_version(lexicon, staged, count, fmt)
+    return count
+
+
+def _claim_version(lexicon: Lexicon) -> int:
+    """A version number no other import of this lexicon uses."""
+    Lexicon.objects.filter(pk=lexicon.pk).update(last_version=F("last_version") + 1)
+    return Lexicon.objects.values_list("last_version", flat=True).get(pk=lexicon.pk)
+
+
+def _record_failure(lexicon: Lexicon, exc: BaseException) -> None:
+    message = str(exc) if isinstance(exc, LexiconImportError) else "the import stopped because of an internal error"
+    lexicon.refresh_from_db()
+    lexicon.error_message = message
+    if not lexicon.is_usable:
+        lexicon.status = Lexicon.Status.FAILED
+    lexicon.save(update_fields=["error_message", "status", "updated"])
+
+
+def _swap_version(lexicon: Lexicon, staged: int, count: int, fmt: str) -> None:
+    with transaction.atomic():
+        current = Lexicon.objects.select_for_update().get(pk=lexicon.pk)
+        old = current.version
+        current.version = staged
+        current.entry_count = count
+        current.status = Lexicon.Status.READY
+        current.error_message = ""
+        current.format = fmt
+        current.save()
+    # Outside the swap: no reader asks for the old version any more, so its rows can go at leisure.
+    _delete_version(lexicon.pk, old)
+    lexicon.refresh_from_db()
+
+
+def _delete_version(lexicon_id: int, version: int) -> None:
+    if version:
+        Entry.objects.filter(lexicon_id=lexicon_id, version=version).delete()
+
+
+def _rows(lexicon: Lexicon, version: int, records: Iterator[Record]) -> Iterator[tuple]:
+    """Database rows for the records that are game words; others (hyphenated, abbreviations, numbers) are skipped."""
+    key_of = key_function(lexicon.language)
+    for record in records:
+        form = unicodedata.normalize("NFC", record.form.strip())
+        key = key_of(form)
+        if not key.isalpha():
+            continue
+        if len(form) > MAX_FORM_LENGTH:
+            raise LexiconImportError(
+                f"the word is {len(form)} characters long, over the limit of {MAX_FORM_LENGTH}",
+                line=record.line or None,
+            )
+        parse = json.dumps(record.parse, ensure_ascii=False)
+        yield (lexicon.pk, version, form, key, record.lemma, record.pos, parse, record.gloss, record.frequency)
+
+
+def _write_entries(
+    lexicon: Lexicon,
+    version: int,
+    records: Iterator[Record],
+    progress: Progress,
+    on_progress: ProgressCallback | None,
+) -> int:
+    count = 0
+    batch: list[tuple] = []
+    for row in _rows(lexicon, version, records):
+        batch.append(row)
+        if len(batch) >= BATCH_SIZE:
+            count += _insert(batch)
+            batch.clear()
+            if on_progress:
+                on_progress(progress.fraction, count)
+    if batch:
+        count += _insert(batch)
+    if on_progress:
+        on_progress(1.0, count)
+    return count
+
+
+def _insert(rows: list[tuple]) -> int:
+    table = Entry._meta.db_table
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            with cursor.cursor.copy(f"COPY {table} ({', '.join(_COLUMNS)}) FROM STDIN") as copy:
+                for row in rows:
+                    copy.write_row(row)
+        else:
+            placeholders = ", ".join(["%s"] * len(_COLUMNS))
+            cursor.executemany(f"INSERT INTO {table} ({', '.join(_COLUMNS)}) VALUES ({placeholders})", rows)  # noqa: S608
+    return len(rows)
+
+
+# --- uploads and the Celery job --------------------------------------------------------------------------------------
+
+
+def start_import(lexicon: Lexicon, fmt: str, paths: list[str], user=None) -> ImportJob:
+    """Record an import job and enqueue it once the current transaction commits (the task must see the job)."""
+    from lexicons.tasks import run_import
+
+    job = ImportJob.objects.create(lexicon=lexicon, format=fmt, files=[str(p) for p in paths], created_by=user)
+    transaction.on_commit(lambda: run_import.delay(job.pk))
+    return job
+
+
+def run_import_job(job_id: int) -> None:
+    """Run one import job, recording progress and the outcome on the job row; removes the uploaded files."""
+    job = ImportJob.objects.select_related("lexicon").get(pk=job_id)
+    if job.is_finished:
+        return
+    ImportJob.objects.filter(pk=job.pk).update(status=ImportJob.Status.RUNNING)
+
+    def on_progress(fraction: float, entries: int) -> None:
+        ImportJob.objects.filter(pk=job.pk).update(percent=min(int(fraction * 100), 99), entries_done=entries)
+
+    try:
+        count = import_lexicon(job.lexicon, job.format, job.files, on_progress=on_progress)
+    except LexiconImportError as exc:
+        _finish(job, ImportJob.Status.FAILED, error=str(exc))
+    except Exception:
+        logger.exception("lexicon import job %s failed", job.pk)
+        _finish(job, ImportJob.Status.FAILED, error="The import stopped because of an internal error.")
+    else:
+        _finish(job, ImportJob.Status.DONE, entries=count)
+    finally:
+        for path in job.files:
+            Path(path).unlink(missing_ok=True)
+
+
+def _finish(job: ImportJob, status: str, *, error: str = "", entries: int | None = None) -> None:
+    update: dict[str, Any] = {"status": status, "error_message": error, "finished": timezone.now()}
+    if status == ImportJob.Status.DONE:
+        update.update(percent=100, entries_done=entries)
+    ImportJob.objects.filter(pk=job.pk).update(**update)
+
+
+def delete_lexicon(lexicon: Lexicon) -> None:
+    """Delete a lexicon and its entries (callers check ownership)."""
+    _forget(lexicon.pk)
+    lexicon.delete()
+
+
+# --- bundled lexicons ------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Bundled:
+    slug: str
+    name: str
+    language: str
+    file: str
+    source: str
+    licence: str
+    frequency_kind: str
+
+    @property
+    def path(self) -> Path:
+        return DATA_DIR / self.file
+
+    def digest(self) -> str:
+        return hashlib.sha256(self.path.read_bytes()).hexdigest()
+
+
+BUNDLED: tuple[Bundled, ...] = (
+    Bundled(
+        "koine-greek",
+        "Koine Greek (MorphGNT SBLGNT)",
+        "grc",
+        "grc-morphgnt.tsv.gz",
+        "MorphGNT SBLGNT 6.x (forms, lemmas, parses; token counts as frequency); glosses from the MorphGNT "
+        "morphological lexicon, James K. Tauber et al.",
+        "CC BY-SA 3.0 (analysis, glosses); SBLGNT text CC BY 4.0",
+        "count",
+    ),
+    Bundled(
+        "spanish",
+        "Spanish (hunspell-es)",
+        "spa",
+        "spa-hunspell.tsv.gz",
+        "Debian hunspell-es (es_ES, LibreOffice dictionaries, Santiago Bosio) expanded with spylls; "
+        "wordfreq zipf frequencies",
+        "GPL-3+ or LGPL-3+ or MPL-1.1+ (word list); wordfreq data CC BY-SA 4.0",
+        "zipf",
+    ),
+    Bundled(
+        "english",
+        "English (ENABLE)",
+        "eng",
+        "eng-enable.tsv.gz",
+        "ENABLE2K word list; wordfreq zipf frequencies",
+        "public domain (word list); wordfreq data CC BY-SA 4.0",
+        "zipf",
+    ),
+)
+
+
+def load_bundled_lexicons(
+    slugs: Iterable[str] | None = None,
+    *,
+    report: Callable[[str], None] | None = None,
+    on_progress: Callable[[Bundled], ProgressCallback | None] | None = None,
+) -> dict[str, Lexicon]:
+    """Make sure each bundled lexicon is loaded from its current data file (idempotent: an up-to-date one is left
+    alone). Returns the lexicons by slug."""
+    wanted = set(slugs) if slugs is not None else {b.slug for b in BUNDLED}
+    loaded: dict[str, Lexicon] = {}
+    for bundle in BUNDLED:
+        if bundle.slug not in wanted:
+            continue
+        digest = bundle.digest()
+        lexicon, _ = Lexicon.objects.get_or_create(
+            slug=bundle.slug, defaults={"name": bundle.name, "language": bundle.language}
+        )
+        if lexicon.is_usable and lexicon.bundle_digest == digest:
+            if report:
+                report(f"{bundle.name}: up to date ({lexicon.entry_count:,} entries)")
+            loaded[bundle.slug] = lexicon
+            continue
+        if report:
+            report(f"{bundle.name}: loading {bundle.file}")
+        Lexicon.objects.filter(pk=lexicon.pk).update(
+            name=bundle.name,
+            language=bundle.language,
+            source=bundle.source,
+            licence=bundle.licence,
+            frequency_kind=bundle.frequency_kind,
+        )
+        lexicon.refresh_from_db()
+        callback = on_progress(bundle) if on_progress else None
+        count = import_lexicon(lexicon, "csv", [bundle.path], on_progress=callback, max_bytes=1 << 30)
+        Lexicon.objects.filter(pk=lexicon.pk).update(bundle_digest=digest)
+        lexicon.refresh_from_db()
+        if report:
+            report(f"{bundle.name}: {count:,} entries")
+        loaded[bundle.slug] = lexicon
+    return loaded
+
+
+# --- word lists for games --------------------------------------------------------------------------------------------
+
+
+class LexiconWordList:
+    """The games engine's ``WordList`` over one version of a lexicon (see ``games/engine/lexicon.py``)."""
+
+    is_word: Callable[[str], bool]
+
+    def __init__(self, lexicon: Lexicon, keys: frozenset[str]) -> None:
+        self.language = lexicon.language
+        self.lexicon_id = lexicon.pk
+        self.version = lexicon.version
+        self.normalise = key_function(lexicon.language)
+        # The set's own bound method, not a Python method calling it: a word check then costs one set lookup
+        # (bench/lexicons measures it beside a plain set).
+        self.is_word = keys.__contains__
+        self.size = len(keys)
+
+    def analyses(self, key: str) -> list[Mapping[str, Any]]:
+        """Every distinct analysis of ``key``, most frequent first."""
+        rows = (
+            Entry.objects.filter(lexicon_id=self.lexicon_id, version=self.version, key=key)
+            .order_by(F("frequency").desc(nulls_last=True), "form", "pk")
+            .values("form", "lemma", "pos", "parse", "gloss", "frequency")
+        )
+        seen = set()
+        found = []
+        for row in rows:
+            identity = (row["form"], row["lemma"], row["pos"], json.dumps(row["parse"], sort_keys=True), row["gloss"])
+            if identity not in seen:
+                seen.add(identity)
+                found.append(row)
+        return found
+
+
+_cache: dict[int, LexiconWordList] = {}
+_cache_lock = threading.Lock()
+
+
+def word_list(lexicon: Lexicon | int) -> LexiconWordList:
+    """The word list of a lexicon's current version; keys are loaded once per process and version.
+
+    Pass a fresh ``Lexicon`` (or its id): a new version is noticed by comparing version numbers."""
+    if not isinstance(lexicon, Lexicon):
+        lexicon = Lexicon.objects.get(pk=lexicon)
+    if not lexicon.is_usable:
+        raise LexiconNotReady(f"{lexicon.name} has no complete import yet")
+    cached = _cache.get(lexicon.pk)
+    if cached is not None and cached.version == lexicon.version:
+        return cached
+    with _cache_lock:
+        cached = _cache.get(lexicon.pk)
+        if cached is None or cached.version != lexicon.version:
+            keys = Entry.objects.filter(lexicon_id=lexicon.pk, version=lexicon.version).values_list("key", flat=True)
+            cached = LexiconWordList(lexicon, frozenset(keys.iterator(chunk_size=20000)))
+            _cache[lexicon.pk] = cached
+    return cached
+
+
+def _forget(lexicon_id: int) -> None:
+    with _cache_lock:
+        _cache.pop(lexicon_id, None)
