@@ -17,3 +17,6 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A file, not memory, so the live ASGI server process of the browser tests shares the test
     # database; one per test run, so parallel runs on one machine never share it.
     DATABASES["default"]["TEST"] = {"NAME": os.path.join(tempfile.gettempdir(), f"logos-test-{os.getpid()}.sqlite3")}
+
+# Tasks run in-process so tests see their effects; the one test of a real worker switches this off.
+CELERY_TASK_ALWAYS_EAGER = True

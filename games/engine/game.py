@@ -55,8 +55,10 @@ class Option:
                 number = int(value)
             except (TypeError, ValueError):
                 number = None
-            if number is not None and (self.low is None or number >= self.low) and (
-                self.high is None or number <= self.high
+            if (
+                number is not None
+                and (self.low is None or number >= self.low)
+                and (self.high is None or number <= self.high)
             ):
                 return number
         raise RuleError("bad_option", f"{self.label}: {value!r} is not an allowed value.")
