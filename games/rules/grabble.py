@@ -280,7 +280,8 @@ class Grabble(Game):
                 letter = greek_key(letter)
                 _need(len(letter) == 1 and letter in ALPHABET, f"A blank must be one Greek letter, not {letter!r}.")
             else:
-                _need(letter in (None, face), f"Tile {tile} is {face}, not {letter}.")
+                same = letter is None or (isinstance(letter, str) and greek_key(letter) == face)
+                _need(same, f"Tile {tile} is {face}, not {letter}.")
                 letter = face
             placed.append({"tile": tile, "square": f"{'ABCDEFGHIJKLMNO'[col]}{row + 1}", "letter": letter})
         _need(len({p["tile"] for p in placed}) == len(placed), "The same tile twice.")

@@ -784,3 +784,14 @@ def test_view_has_the_score_sheet_and_board():
 def test_view_of_teacher_lists_moderator_actions():
     state = new()
     assert RULES.view(state, None)["actions"] == ["end_play", "suggest"]
+
+
+def test_letter_of_a_lettered_tile_may_be_given_but_must_match():
+    state = new()
+    seat = state["turn"]
+    tiles = tiles_at(state, seat, "ΛΟΓΟΣ", across("H8", 5))
+    tiles[0]["letter"] = "λ"
+    after, _ = play(state, seat, tiles, [logos()])
+    assert after["board"]["H8"]["letter"] == "Λ"
+    tiles[0]["letter"] = "Α"
+    assert "not Α" in refused("bad_action", state, seat, {"type": "play", "tiles": tiles, "parses": [logos()]})
