@@ -1,4 +1,15 @@
-from django.urls import path  # noqa: F401 - routes are added as the app grows
+from django.urls import path
+
+from . import views
 
 app_name = "games"
-urlpatterns: list = []
+urlpatterns = [
+    path("classes/<int:classroom_id>/start/", views.start_lesson, name="start_lesson"),
+    path("lessons/<int:lesson_id>/", views.lesson_dashboard, name="lesson"),
+    path("lessons/<int:lesson_id>/end/", views.end_lesson, name="end_lesson"),
+    path("tables/<int:table_id>/", views.table, name="table"),
+    path("tables/<int:table_id>/pause/", views.pause_table, name="pause_table"),
+    path("tables/<int:table_id>/resume/", views.resume_table, name="resume_table"),
+    path("tables/<int:table_id>/end/", views.end_table, name="end_table"),
+    path("tables/<int:table_id>/seats/<int:seat>/remove/", views.remove_player, name="remove_player"),
+]

@@ -53,6 +53,12 @@ class ClassroomConsumer(JsonConsumer):
     async def roster_changed(self, message: dict) -> None:
         await self.send_json({"type": "roster", "students": message["students"], "locked": message["locked"]})
 
+    async def lesson_started(self, message: dict) -> None:
+        """A lesson began: send a student (only) to their own table; ``urls`` maps user ids to table pages."""
+        url = message["urls"].get(str(self.scope["user"].id))
+        if url:
+            await self.send_json({"type": "lesson", "url": url})
+
     async def user_removed(self, message: dict) -> None:
         await self.send_json({"type": "removed", "message": "Your teacher has removed you from this class."})
         await self.close(code=CLOSE_FORBIDDEN)

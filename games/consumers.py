@@ -1,0 +1,144 @@
+"""The live table page and the teacher's lesson dashboard (protocol: DESIGN.md §2).
+
+A table connection joins exactly one group: its seat's, or the spectators' (the teacher's too), so the censored
+events and views a group receives are always the ones its members may see. Actions go through
+``services.apply_action``; every refusal is answered to the sender only, followed by a fresh snapshot.
+"""
+
+import logging
+
+from channels.db import database_sync_to_async
+
+from config.websocket import CLOSE_FORBIDDEN, CLOSE_UNAUTHENTICATED, JsonConsumer
+
+from . import selectors, services
+from .models import Table
+from .services import TableError
+
+logger = logging.getLogger(__name__)
+
+CLIENT_ID_MAX = 64
+
+
+class TableConsumer(JsonConsumer):
+    """``ws/tables/<id>/``: the table's seated students (each in their own seat) and the class's teacher."""
+
+    schemas = {
+        "action": {"action": (dict, True), "client_id": (str, False)},
+        "hello": {"last_seq": (int, False)},
+    }
+
+    async def accept_if_allowed(self) -> None:
+        user = self.scope["user"]
+        if not user.is_authenticated:
+            await self.close(code=CLOSE_UNAUTHENTICATED)
+            return
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        found = await self._access(user)
+        if found is None:
+            await self.close(code=CLOSE_FORBIDDEN)
+            return
+        self.seat = found.seat
+        self.group = services.seat_group(self.table_id, self.seat)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self.send_snapshot()
+
+    async def disconnect(self, code: int) -> None:
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    @database_sync_to_async
+    def _access(self, user) -> selectors.Access | None:
+        table = Table.objects.select_related("lesson").filter(pk=self.table_id).first()
+        return None if table is None else selectors.access(user, table)
+
+    @database_sync_to_async
+    def _snapshot(self) -> dict:
+        return selectors.snapshot(Table.objects.get(pk=self.table_id), self.seat)
+
+    async def send_snapshot(self) -> None:
+        await self.send_json(await self._snapshot())
+
+    async def send_error(self, code: str, message: str, client_id: str | None = None) -> None:
+        await self.send_json({"type": "error", "code": code, "message": message, "client_id": client_id})
+
+    async def on_hello(self, message: dict) -> None:
+        """A (re)connected client says which seq it has; it gets a snapshot unless it is up to date."""
+        snapshot = await self._snapshot()
+        if message.get("last_seq") != snapshot["seq"]:
+            await self.send_json(snapshot)
+
+    async def on_action(self, message: dict) -> None:
+        client_id = message.get("client_id")
+        client_id = client_id[:CLIENT_ID_MAX] if client_id is not None else None
+        try:
+            await database_sync_to_async(services.apply_action)(self.table_id, self.scope["user"], message["action"])
+        except TableError as error:
+            await self.send_error(error.code, error.message, client_id)
+            await self.send_snapshot()
+        except Exception:
+            logger.exception("action failed at table %s", self.table_id)
+            await self.send_error("server_error", "Something went wrong on the server; nothing was changed.", client_id)
+            await self.send_snapshot()
+
+    # Group messages (sent by services after the commit).
+    async def table_event(self, message: dict) -> None:
+        await self.send_json(
+            {
+                "type": "event",
+                "seq": message["seq"],
+                "events": message["events"],
+                "view": message["view"],
+                "table": message["table"],
+            }
+        )
+
+    async def table_refresh(self, message: dict) -> None:
+        await self.send_snapshot()
+
+    async def table_removed(self, message: dict) -> None:
+        await self.send_json({"type": "removed", "message": "Your teacher has taken you out of this game."})
+        await self.close(code=CLOSE_FORBIDDEN)
+
+
+class LessonConsumer(JsonConsumer):
+    """``ws/lessons/<id>/``: the teacher's dashboard, one row per table, pushed whenever a table changes."""
+
+    schemas = {"hello": {}}
+
+    async def accept_if_allowed(self) -> None:
+        user = self.scope["user"]
+        if not user.is_authenticated:
+            await self.close(code=CLOSE_UNAUTHENTICATED)
+            return
+        self.lesson_id = int(self.scope["url_route"]["kwargs"]["lesson_id"])
+        rows = await self._rows_if_allowed(user)
+        if rows is None:
+            await self.close(code=CLOSE_FORBIDDEN)
+            return
+        self.group = services.lesson_group(self.lesson_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self.send_json(rows)
+
+    async def disconnect(self, code: int) -> None:
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    @database_sync_to_async
+    def _rows_if_allowed(self, user) -> dict | None:
+        lesson = selectors.lessons_of(user).filter(pk=self.lesson_id).first() if user.is_teacher else None
+        if lesson is None:
+            return None
+        return {"type": "dashboard", "rows": selectors.dashboard_rows(lesson), "ended": lesson.ended is not None}
+
+    async def on_hello(self, message: dict) -> None:
+        rows = await self._rows_if_allowed(self.scope["user"])
+        if rows is None:
+            await self.close(code=CLOSE_FORBIDDEN)
+            return
+        await self.send_json(rows)
+
+    async def lesson_row(self, message: dict) -> None:
+        await self.send_json({"type": "row", "row": message["row"]})

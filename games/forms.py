@@ -1,0 +1,107 @@
+"""The teacher's "start a lesson" form: game, lexicon, the game's own table options, and the seating."""
+
+from typing import Any
+
+from django import forms
+from django.db.models import Q
+
+from games.engine import Game, Option
+from games.rules import GAMES
+from learning.models import Classroom, User
+from lexicons.models import Lexicon
+
+AUTO = "auto"
+BY_HAND = "hand"
+
+
+def offered_games(classroom: Classroom, show_all: bool) -> dict[str, Game]:
+    """The games of the class's language (every game when asked, or when none is in that language)."""
+    matching = {slug: rules for slug, rules in GAMES.items() if rules.language == classroom.language}
+    return dict(GAMES) if show_all or not matching else matching
+
+
+def option_field(option: Option) -> forms.Field:
+    """A form field for a rules :class:`Option`. Never required: each game's options are shown together and only
+    the chosen game's are read; a missing value falls back to the rules' default."""
+    common = {"label": option.label, "help_text": option.help, "required": False}
+    if option.kind == "bool":
+        return forms.BooleanField(initial=option.default, **common)
+    if option.kind == "choice":
+        return forms.ChoiceField(
+            choices=[(str(value), label) for value, label in option.choices], initial=str(option.default), **common
+        )
+    if option.kind == "int":
+        return forms.IntegerField(min_value=option.low, max_value=option.high, initial=option.default, **common)
+    raise ValueError(f"unknown option kind {option.kind!r}")
+
+
+class StartLessonForm(forms.Form):
+    game = forms.ChoiceField(label="Game")
+    lexicon = forms.ModelChoiceField(
+        queryset=Lexicon.objects.none(),
+        required=False,
+        label="Lexicon",
+        empty_label="No lexicon (words are only checked by challenge or by you)",
+    )
+    seating = forms.ChoiceField(
+        label="Seating",
+        choices=[(AUTO, "Automatic: shuffle the class into tables"), (BY_HAND, "By hand: give each student a table")],
+        initial=AUTO,
+        widget=forms.RadioSelect,
+    )
+    table_size = forms.IntegerField(label="Players per table", min_value=1, max_value=12, initial=3)
+
+    def __init__(self, *args: Any, classroom: Classroom, teacher: User, show_all: bool = False, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.games = offered_games(classroom, show_all)
+        self.fields["game"].choices = [(slug, rules.title) for slug, rules in self.games.items()]
+        languages = {classroom.language} | {rules.language for rules in self.games.values()}
+        self.fields["lexicon"].queryset = Lexicon.objects.filter(
+            Q(owner__isnull=True) | Q(owner=teacher), version__gt=0, language__in=languages
+        )
+        for slug, rules in self.games.items():
+            for option in rules.options:
+                self.fields[self.option_name(slug, option)] = option_field(option)
+        self.students = list(classroom.students.filter(active=True).order_by("display_name"))
+        for student in self.students:
+            self.fields[f"table_of_{student.id}"] = forms.IntegerField(
+                label=student.display_name, min_value=1, max_value=100, required=False
+            )
+
+    @staticmethod
+    def option_name(slug: str, option: Option) -> str:
+        return f"option__{slug}__{option.name}"
+
+    def option_groups(self) -> list[tuple[str, str, list[forms.BoundField]]]:
+        """(slug, title, bound fields) per offered game, for the template."""
+        return [
+            (slug, rules.title, [self[self.option_name(slug, o)] for o in rules.options])
+            for slug, rules in self.games.items()
+        ]
+
+    def seat_fields(self) -> list[forms.BoundField]:
+        return [self[f"table_of_{s.id}"] for s in self.students]
+
+    def chosen_options(self) -> dict[str, Any]:
+        slug = self.cleaned_data["game"]
+        raw = {o.name: self.cleaned_data.get(self.option_name(slug, o)) for o in self.games[slug].options}
+        return {name: value for name, value in raw.items() if value not in (None, "")}
+
+    def chosen_seating(self) -> int | list[list[int]]:
+        """A table size, or the tables (lists of student ids) in table-number order."""
+        if self.cleaned_data["seating"] == AUTO:
+            return self.cleaned_data["table_size"]
+        tables: dict[int, list[int]] = {}
+        for student in self.students:
+            number = self.cleaned_data.get(f"table_of_{student.id}")
+            if number is not None:
+                tables.setdefault(number, []).append(student.id)
+        return [tables[n] for n in sorted(tables)]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("seating") == AUTO and data.get("table_size") is None:
+            self.add_error("table_size", "How many players per table?")
+        if data.get("seating") == BY_HAND and not any(data.get(f"table_of_{s.id}") for s in self.students):
+            self.add_error(None, "Give at least one student a table number (students left blank sit out).")
+        return data

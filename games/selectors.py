@@ -1,0 +1,144 @@
+"""Reads for lessons and tables: who may see a table and as whom, snapshots, dashboard rows, replays."""
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import QuerySet
+from django.urls import reverse
+
+from games.engine import Context, Game, WordList
+from games.models import Lesson, Move, Seat, Table
+from games.rules import GAMES
+from learning.models import Classroom, User
+from learning.selectors import student_of
+from lexicons import services as lexicon_services
+
+
+def word_list_for(lexicon_id: int | None) -> WordList | None:
+    """The word list a table's rules check words against (``None``: no lexicon). Raises
+    ``LexiconNotReady`` while the lexicon has no complete import."""
+    return None if lexicon_id is None else lexicon_services.word_list(lexicon_id)
+
+
+@dataclass(frozen=True)
+class Access:
+    """How a user sits at a table: ``seat`` is theirs, or ``None`` for the teacher (who watches as a spectator
+    and acts as moderator)."""
+
+    seat: int | None
+
+    @property
+    def is_teacher(self) -> bool:
+        return self.seat is None
+
+
+def is_teacher_of(user: User, table: Table) -> bool:
+    return (
+        user.is_authenticated
+        and user.is_teacher
+        and Classroom.objects.filter(pk=table.lesson.classroom_id, teacher=user).exists()
+    )
+
+
+def access(user: User, table: Table) -> Access | None:
+    """The class's teacher, or an active student seated (and not removed) at the table; ``None`` for anyone else."""
+    if not user.is_authenticated:
+        return None
+    if user.is_teacher:
+        return Access(seat=None) if is_teacher_of(user, table) else None
+    student = student_of(user)
+    if student is None:
+        return None
+    seat = Seat.objects.filter(table=table, student=student, removed=False).values_list("number", flat=True).first()
+    return None if seat is None else Access(seat=seat)
+
+
+def players(table: Table) -> list[dict[str, Any]]:
+    return [
+        {"seat": s.number, "name": s.student.display_name, "removed": s.removed}
+        for s in table.seats.select_related("student").order_by("number")
+    ]
+
+
+def table_info(table: Table) -> dict[str, Any]:
+    """What every page of the table shows besides the game itself (the same for every recipient)."""
+    rules = GAMES.get(table.game)
+    return {
+        "id": table.id,
+        "number": table.number,
+        "game": table.game,
+        "title": rules.title if rules else table.game,
+        "status": table.status,
+        "players": players(table),
+    }
+
+
+def snapshot(table: Table, seat: int | None) -> dict[str, Any]:
+    """The live protocol's ``state`` message for ``seat`` (``None``: spectator and teacher)."""
+    return {
+        "type": "state",
+        "seq": table.version,
+        "view": GAMES[table.game].view(table.state, seat),
+        "table": table_info(table),
+    }
+
+
+def dashboard_row(table: Table) -> dict[str, Any]:
+    """One table on the teacher's dashboard: players, phase, scores and whose turn it is."""
+    rules = GAMES[table.game]
+    status = rules.status(table.state)
+    seated = players(table)
+    names = {p["seat"]: p["name"] for p in seated}
+    scores = rules.scores(table.state)
+    return {
+        "id": table.id,
+        "number": table.number,
+        "url": reverse("games:table", args=[table.id]),
+        "status": table.status,
+        "phase": status.phase,
+        "summary": status.summary,
+        "finished": status.finished,
+        "awaiting_teacher": status.awaiting_teacher,
+        "to_act": [names.get(s, f"seat {s}") for s in status.to_act],
+        "players": [{**p, "score": scores[p["seat"]] if p["seat"] < len(scores) else 0} for p in seated],
+        "seq": table.version,
+    }
+
+
+def dashboard_rows(lesson: Lesson) -> list[dict[str, Any]]:
+    return [dashboard_row(t) for t in lesson.tables.order_by("number")]
+
+
+def running_lesson(classroom: Classroom) -> Lesson | None:
+    return classroom.lessons.filter(ended__isnull=True).first()
+
+
+def lessons_of(teacher: User) -> QuerySet[Lesson]:
+    return Lesson.objects.filter(classroom__teacher=teacher)
+
+
+def table_of(user: User, lesson: Lesson) -> Table | None:
+    """The table of the lesson where ``user`` (a student) has a seat they were not removed from."""
+    student = student_of(user)
+    if student is None:
+        return None
+    return lesson.tables.filter(seats__student=student, seats__removed=False).first()
+
+
+def replayed_state(table: Table) -> dict[str, Any]:
+    """The table's state rebuilt from its seed, options and move log alone (what a restart or an audit relies on).
+
+    Each action gets back the time it was applied at; the lexicon is the table's (its current version)."""
+    rules: Game = GAMES[table.game]
+    moves = list(table.moves.order_by("seq"))
+    if not moves or moves[0].kind != Move.Kind.START:
+        raise ValueError(f"table {table.id} has no start in its move log")
+    state, _ = rules.new_game(table.seats.count(), table.options, table.seed)
+    lexicon = word_list_for(table.lexicon_id)
+    for move in moves[1:]:
+        ctx = Context(lexicon, move.created.timestamp())
+        if move.kind == Move.Kind.REMOVAL:
+            state, _ = rules.remove_player(state, move.action["seat"], ctx)
+        else:
+            state, _ = rules.apply(state, move.seat, move.action, ctx)
+    return state

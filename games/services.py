@@ -1,0 +1,403 @@
+"""Every write to lessons and tables. Views and consumers call these; nothing else writes.
+
+An action is applied in one transaction: the table row is locked, the version checked, the pure rules run, the move
+appended and the new state saved. Only after the commit are the events broadcast, each recipient getting their own
+censored copy and their own view: one channel-layer group per seat and one for spectators (the teacher watches as
+a spectator), so nothing secret is ever sent to a group that should not see it. Broadcasts are best effort — the
+database is the truth and a client that misses one resyncs by sequence number.
+"""
+
+import logging
+import secrets
+from collections.abc import Sequence
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import IntegrityError, connection, transaction
+from django.db.models import F
+from django.urls import reverse
+from django.utils import timezone
+
+from games import selectors
+from games.engine import Action, Context, Event, Game, RuleError, WordList, censor_all
+from games.models import Lesson, Move, Seat, Table
+from games.rules import GAMES
+from learning.models import Classroom, Student, User
+from learning.services import classroom_group
+from lexicons import services as lexicon_services
+from lexicons.models import Lexicon
+
+logger = logging.getLogger(__name__)
+
+# Our own error codes (the rules' codes pass through unchanged).
+FORBIDDEN = "forbidden"
+NOT_FOUND = "not_found"
+STALE = "stale"
+PAUSED = "paused"
+FINISHED = "finished"
+
+
+class TableError(Exception):
+    """Something that cannot be done at a table or lesson; ``message`` says why, in plain words."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def seat_group(table_id: int, seat: int | None) -> str:
+    """The channel-layer group of one seat of a table; ``None``: its spectators (and the teacher)."""
+    return f"table-{table_id}-spectators" if seat is None else f"table-{table_id}-seat-{seat}"
+
+
+def lesson_group(lesson_id: int) -> str:
+    return f"lesson-{lesson_id}"
+
+
+def rules_of(slug: str) -> Game:
+    try:
+        return GAMES[slug]
+    except KeyError:
+        raise TableError("unknown_game", f"There is no game called “{slug}”.") from None
+
+
+def _word_list(lexicon_id: int | None) -> WordList | None:
+    try:
+        return selectors.word_list_for(lexicon_id)
+    except lexicon_services.LexiconNotReady:
+        raise TableError("lexicon_not_ready", "The table's lexicon is being imported; try again shortly.") from None
+
+
+# -- playing ---------------------------------------------------------------------------------------------------
+def apply_action(table_id: int, user: User, action: Action, expected_version: int | None = None) -> Move:
+    """Apply ``action`` by ``user`` (a seated student, or the class's teacher acting as moderator) to the table.
+
+    Raises :class:`TableError` (the rules' :class:`RuleError` codes pass through) and then nothing has changed.
+    ``expected_version``: refuse with ``stale`` unless the table is still at that sequence number.
+    """
+    if not isinstance(action, dict):
+        raise TableError("bad_action", "An action must be a JSON object with a type.")
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        seat = _acting_seat(table, user)
+        if table.status == Table.Status.PAUSED:
+            raise TableError(PAUSED, "The teacher has paused this table; wait until it resumes.")
+        if table.status == Table.Status.FINISHED:
+            raise TableError(FINISHED, "This game is over.")
+        if expected_version is not None and expected_version != table.version:
+            raise TableError(STALE, "Someone moved first: the table has changed, look again and retry.")
+        rules = rules_of(table.game)
+        now = timezone.now()
+        try:
+            state, events = rules.apply(
+                table.state, seat, action, Context(_word_list(table.lexicon_id), now.timestamp())
+            )
+        except RuleError as error:
+            raise TableError(error.code, error.message) from error
+        return _record(
+            table, rules, state, events, kind=Move.Kind.ACTION, seat=seat, actor=user, action=action, now=now
+        )
+
+
+def _locked_table(table_id: int) -> Table:
+    if connection.vendor == "sqlite":
+        # SQLite has no row locks and fails (rather than waits) when two readers both try to write; an empty
+        # update takes its write lock first, so racing transactions queue on the busy timeout instead.
+        Table.objects.filter(pk=table_id).update(version=F("version"))
+    table = Table.objects.select_for_update().filter(pk=table_id).first()
+    if table is None:
+        raise TableError(NOT_FOUND, "There is no such table.")
+    return table
+
+
+def _acting_seat(table: Table, user: User) -> int | None:
+    access = selectors.access(user, table)
+    if access is None:
+        raise TableError(FORBIDDEN, "You do not play at this table.")
+    return access.seat
+
+
+def _record(
+    table: Table,
+    rules: Game,
+    state: dict[str, Any],
+    events: list[Event],
+    *,
+    kind: str,
+    seat: int | None,
+    actor: User | None,
+    action: Action,
+    now,
+) -> Move:
+    table.version += 1
+    table.state = state
+    if rules.status(state).finished:
+        table.status = Table.Status.FINISHED
+    table.save(update_fields=["state", "version", "status", "updated"])
+    move = Move.objects.create(
+        table=table, seq=table.version, kind=kind, seat=seat, actor=actor, action=action, events=events, created=now
+    )
+    _broadcast_events(table, rules, state, events)
+    return move
+
+
+# -- the teacher's lesson --------------------------------------------------------------------------------------
+Seating = int | Sequence[Sequence[int]]
+
+
+def start_lesson(
+    teacher: User,
+    classroom: Classroom,
+    game: str,
+    lexicon: Lexicon | None,
+    options: dict[str, Any] | None,
+    seating: Seating,
+) -> Lesson:
+    """Start ``game`` for the class: tables filled by ``seating`` — a table size (the active students are shuffled
+    and split as evenly as the game allows) or a list of tables, each a list of student ids. Students on the class
+    page are then sent to their own table."""
+    if not teacher.is_teacher or classroom.teacher_id != teacher.id:
+        raise TableError(FORBIDDEN, "Only the class's teacher can start a lesson.")
+    rules = rules_of(game)
+    try:
+        options = rules.clean_options(options)
+    except RuleError as error:
+        raise TableError(error.code, error.message) from error
+    _check_lexicon(teacher, classroom, rules, lexicon)
+    with transaction.atomic():
+        Classroom.objects.select_for_update().filter(pk=classroom.pk).first()
+        if Lesson.objects.filter(classroom=classroom, ended__isnull=True).exists():
+            raise TableError("lesson_running", "A lesson is already running in this class: end it first.")
+        students = {s.id: s for s in classroom.students.filter(active=True)}
+        if isinstance(seating, int):
+            groups = split_into_tables(list(students), seating, rules.min_players, rules.max_players)
+            table_size = seating
+        else:
+            groups = _hand_seating(seating, students, rules)
+            table_size = None
+        try:
+            lesson = Lesson.objects.create(
+                classroom=classroom,
+                game=game,
+                lexicon=lexicon,
+                options=options,
+                table_size=table_size,
+                started_by=teacher,
+            )
+        except IntegrityError:
+            raise TableError("lesson_running", "A lesson is already running in this class: end it first.") from None
+        urls = {}
+        for number, ids in enumerate(groups, start=1):
+            table = _new_table(lesson, number, rules, [students[i] for i in ids])
+            for i in ids:
+                urls[str(students[i].user_id)] = reverse("games:table", args=[table.id])
+    transaction.on_commit(lambda: _group_send(classroom_group(classroom.pk), {"type": "lesson.started", "urls": urls}))
+    return lesson
+
+
+def _check_lexicon(teacher: User, classroom: Classroom, rules: Game, lexicon: Lexicon | None) -> None:
+    if lexicon is None:
+        return
+    if lexicon.owner_id not in (None, teacher.id):
+        raise TableError(FORBIDDEN, "That lexicon belongs to another teacher.")
+    if not lexicon.is_usable:
+        raise TableError("lexicon_not_ready", f"{lexicon.name} has not finished importing yet.")
+    if lexicon.language not in (rules.language, classroom.language):
+        raise TableError("wrong_language", f"{lexicon.name} is not in the language of {rules.title} or of the class.")
+
+
+def split_into_tables(student_ids: list[int], size: int, min_players: int, max_players: int) -> list[list[int]]:
+    """Shuffle the students and seat them at as few tables of at most ``size`` as possible, sizes differing by at
+    most one; fewer, fuller tables when even splitting would leave a table short of the game's minimum."""
+    if not min_players <= size <= max_players:
+        raise TableError("bad_table_size", f"Tables for this game seat {min_players} to {max_players} players.")
+    count = len(student_ids)
+    if count < min_players:
+        raise TableError(
+            "too_few_students", f"This game needs at least {min_players} players; {count} students are in the class."
+        )
+    tables = -(-count // size)
+    while tables > 1 and count // tables < min_players:
+        tables -= 1
+    if -(-count // tables) > max_players:
+        raise TableError(
+            "bad_table_size", f"{count} students cannot be seated at tables of {min_players}–{max_players}."
+        )
+    ids = list(student_ids)
+    secrets.SystemRandom().shuffle(ids)
+    base, extra = divmod(count, tables)
+    groups, start = [], 0
+    for t in range(tables):
+        end = start + base + (1 if t < extra else 0)
+        groups.append(ids[start:end])
+        start = end
+    return groups
+
+
+def _hand_seating(seating: Sequence[Sequence[int]], students: dict[int, Student], rules: Game) -> list[list[int]]:
+    groups = [list(group) for group in seating if group]
+    if not groups:
+        raise TableError("no_tables", "Seat at least one table.")
+    seated = [i for group in groups for i in group]
+    if len(set(seated)) != len(seated):
+        raise TableError("bad_seating", "A student can sit at only one table.")
+    unknown = [i for i in seated if i not in students]
+    if unknown:
+        raise TableError("bad_seating", "Only active students of this class can be seated.")
+    for number, group in enumerate(groups, start=1):
+        if not rules.min_players <= len(group) <= rules.max_players:
+            raise TableError(
+                "bad_table_size",
+                f"Table {number} has {len(group)} players; {rules.title} is for {rules.min_players} to "
+                f"{rules.max_players}.",
+            )
+    return groups
+
+
+def _new_table(lesson: Lesson, number: int, rules: Game, students: list[Student]) -> Table:
+    seed = secrets.randbits(62)
+    try:
+        state, events = rules.new_game(len(students), lesson.options, seed)
+    except RuleError as error:
+        raise TableError(error.code, error.message) from error
+    table = Table.objects.create(
+        lesson=lesson,
+        number=number,
+        game=lesson.game,
+        lexicon=lesson.lexicon,
+        options=lesson.options,
+        seed=seed,
+        state=state,
+        version=0,
+    )
+    Seat.objects.bulk_create([Seat(table=table, number=n, student=s) for n, s in enumerate(students)])
+    Move.objects.create(table=table, seq=0, kind=Move.Kind.START, events=events, created=table.created)
+    return table
+
+
+@transaction.atomic
+def end_lesson(teacher: User, lesson_id: int) -> Lesson:
+    """End the lesson and every game still being played in it."""
+    lesson = Lesson.objects.select_for_update().filter(pk=lesson_id, classroom__teacher=teacher).first()
+    if lesson is None:
+        raise TableError(NOT_FOUND, "That is not a lesson of one of your classes.")
+    if lesson.ended is not None:
+        raise TableError(FINISHED, "This lesson has ended already.")
+    for table in lesson.tables.select_for_update().exclude(status=Table.Status.FINISHED):
+        _set_status(table, Table.Status.FINISHED)
+    lesson.ended = timezone.now()
+    lesson.save(update_fields=["ended"])
+    return lesson
+
+
+# -- moderating one table --------------------------------------------------------------------------------------
+def _teachers_table(teacher: User, table_id: int) -> Table:
+    table = _locked_table(table_id)
+    if not selectors.is_teacher_of(teacher, table):
+        raise TableError(FORBIDDEN, "Only the class's teacher can do that.")
+    return table
+
+
+@transaction.atomic
+def pause_table(teacher: User, table_id: int) -> Table:
+    table = _teachers_table(teacher, table_id)
+    if table.status != Table.Status.PLAYING:
+        raise TableError("not_playing", "Only a game being played can be paused.")
+    return _set_status(table, Table.Status.PAUSED)
+
+
+@transaction.atomic
+def resume_table(teacher: User, table_id: int) -> Table:
+    table = _teachers_table(teacher, table_id)
+    if table.status != Table.Status.PAUSED:
+        raise TableError("not_paused", "This table is not paused.")
+    return _set_status(table, Table.Status.PLAYING)
+
+
+@transaction.atomic
+def end_table(teacher: User, table_id: int) -> Table:
+    """End the game now; the scores stand as they are."""
+    table = _teachers_table(teacher, table_id)
+    if table.status == Table.Status.FINISHED:
+        raise TableError(FINISHED, "This game is over already.")
+    return _set_status(table, Table.Status.FINISHED)
+
+
+def _set_status(table: Table, status: str) -> Table:
+    table.status = status
+    table.save(update_fields=["status", "updated"])
+    _broadcast_refresh(table)
+    return table
+
+
+@transaction.atomic
+def remove_player(teacher: User, table_id: int, seat: int) -> Move:
+    """Take the student in ``seat`` out of the game (the rules decide what happens to their cards and turn)."""
+    table = _teachers_table(teacher, table_id)
+    if table.status == Table.Status.FINISHED:
+        raise TableError(FINISHED, "This game is over.")
+    seat_row = table.seats.filter(number=seat, removed=False).first()
+    if seat_row is None:
+        raise TableError(NOT_FOUND, "Nobody plays in that seat.")
+    rules = rules_of(table.game)
+    now = timezone.now()
+    try:
+        state, events = rules.remove_player(table.state, seat, Context(_word_list(table.lexicon_id), now.timestamp()))
+    except RuleError as error:
+        raise TableError(error.code, error.message) from error
+    seat_row.removed = True
+    seat_row.save(update_fields=["removed"])
+    group = seat_group(table.id, seat)
+    transaction.on_commit(lambda: _group_send(group, {"type": "table.removed"}))
+    action = {"type": "remove_player", "seat": seat}
+    return _record(
+        table, rules, state, events, kind=Move.Kind.REMOVAL, seat=None, actor=teacher, action=action, now=now
+    )
+
+
+# -- broadcasting ------------------------------------------------------------------------------------------------
+def _broadcast_events(table: Table, rules: Game, state: dict[str, Any], events: list[Event]) -> None:
+    """After the commit: each seat still playing, and the spectators, get their censored events and their view."""
+    seq = table.version
+
+    def send() -> None:
+        info = selectors.table_info(table)
+        recipients = [p["seat"] for p in info["players"] if not p["removed"]] + [None]
+        for seat in recipients:
+            message = {
+                "type": "table.event",
+                "seq": seq,
+                "events": censor_all(events, seat),
+                "view": rules.view(state, seat),
+                "table": info,
+            }
+            _group_send(seat_group(table.id, seat), message)
+        _send_dashboard_row(table)
+
+    transaction.on_commit(send)
+
+
+def _broadcast_refresh(table: Table) -> None:
+    """The table's status changed (not its game state): every open page fetches a fresh snapshot."""
+
+    def send() -> None:
+        for seat in [*table.seats.values_list("number", flat=True), None]:
+            _group_send(seat_group(table.id, seat), {"type": "table.refresh"})
+        _send_dashboard_row(table)
+
+    transaction.on_commit(send)
+
+
+def _send_dashboard_row(table: Table) -> None:
+    fresh = Table.objects.get(pk=table.pk)
+    _group_send(lesson_group(fresh.lesson_id), {"type": "lesson.row", "row": selectors.dashboard_row(fresh)})
+
+
+def _group_send(group: str, message: dict) -> None:
+    """Best effort: a channel layer that is down must not fail the change that was committed."""
+    try:
+        async_to_sync(get_channel_layer().group_send)(group, message)
+    except Exception:  # noqa: BLE001 - any channel-layer failure is logged and swallowed by design
+        logger.exception("could not broadcast to %s", group)

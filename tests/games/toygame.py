@@ -1,0 +1,118 @@
+"""A tiny game with hidden hands, so the framework's tests depend on no real game.
+
+Twenty cards (ids 0-19, worth ``id % 10``); each seat is dealt ``hand_size`` cards in secret. On their turn a seat
+may ``draw`` (secret to them, the turn stays), ``play`` a card (public, scores its value, passes the turn) or
+``say`` a word (checked against the lexicon: one point). The teacher may ``skip`` the seat to act. The game ends
+when someone plays their last card.
+"""
+
+from typing import Any
+
+from games.engine import Context, Event, Game, Option, RuleError, State, Status, event, private, score
+from games.engine.cards import deal, take
+from games.engine.errors import BAD_ACTION, GAME_OVER, NOT_A_WORD, NOT_HELD, NOT_YOUR_TURN, TEACHER_ONLY
+from games.engine.rng import new_rng_state, shuffled
+from games.engine.turns import active_seats, next_seat
+
+CARDS = 20
+
+
+class Toy(Game):
+    slug = "toy"
+    title = "Toy"
+    language = "grc"
+    min_players = 1
+    max_players = 4
+    options = (Option("hand_size", "Cards per hand", "int", 2, low=1, high=4),)
+
+    def _new(self, players: int, options: dict[str, Any], seed: int) -> tuple[State, list[Event]]:
+        state: State = {"players": players, "options": options, "rng": new_rng_state(seed), "removed": []}
+        stock = shuffled(state, list(range(CARDS)))
+        state["hands"] = [deal(stock, options["hand_size"]) for _ in range(players)]
+        state.update(stock=stock, played=[], turn=0, scores=[0] * players, finished=False, last_played_at=None)
+        return state, [private("dealt", [s], {"cards": state["hands"][s]}, seat=s) for s in range(players)]
+
+    def _apply(self, state: State, seat: int | None, action: dict[str, Any], ctx: Context) -> list[Event]:
+        kind = action["type"]
+        if kind not in ("draw", "play", "say", "skip"):
+            raise RuleError(BAD_ACTION, f"Unknown action {kind!r}.")
+        if state["finished"]:
+            raise RuleError(GAME_OVER, "The game is over.")
+        if kind == "skip":
+            if seat is not None:
+                raise RuleError(TEACHER_ONLY, "Only the teacher can skip a player.")
+            return self._pass_turn(state, [event("skipped", seat=state["turn"])])
+        if seat != state["turn"]:
+            raise RuleError(NOT_YOUR_TURN, "It is not your turn.")
+        if kind == "draw":
+            if not state["stock"]:
+                raise RuleError(BAD_ACTION, "The stock is empty.")
+            card = deal(state["stock"], 1)[0]
+            state["hands"][seat].append(card)
+            return [private("drew", [seat], {"card": card}, seat=seat)]
+        if kind == "say":
+            word = action.get("word")
+            if not isinstance(word, str) or ctx.lexicon is None or not ctx.lexicon.is_word(ctx.lexicon.normalise(word)):
+                raise RuleError(NOT_A_WORD, f"{word!r} is not a word.")
+            state["scores"][seat] += 1
+            return [score(seat, 1, "word", word=word)]
+        card = action.get("card")
+        try:
+            take(state["hands"][seat], [card])
+        except ValueError:
+            raise RuleError(NOT_HELD, "You do not hold that card.") from None
+        state["played"].append(card)
+        state["scores"][seat] += card % 10
+        state["last_played_at"] = ctx.now
+        events = [event("played", seat=seat, card=card), score(seat, card % 10, "card")]
+        if not state["hands"][seat]:
+            state["finished"] = True
+            return events + [event("game_over")]
+        return self._pass_turn(state, events)
+
+    def _pass_turn(self, state: State, events: list[Event]) -> list[Event]:
+        state["turn"] = next_seat(state, state["turn"])
+        return events + [event("turn", seat=state["turn"])]
+
+    def _after_removal(self, state: State, seat: int, ctx: Context) -> list[Event]:
+        state["stock"].extend(state["hands"][seat])
+        state["hands"][seat] = []
+        events = [event("player_removed", seat=seat)]
+        if not active_seats(state):
+            state["finished"] = True
+            return events
+        if state["turn"] == seat:
+            return self._pass_turn(state, events)
+        return events
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        view = {
+            "seat": seat,
+            "turn": state["turn"],
+            "hand_counts": [len(h) for h in state["hands"]],
+            "played": list(state["played"]),
+            "stock_count": len(state["stock"]),
+            "scores": list(state["scores"]),
+            "actions": self._actions(state, seat),
+        }
+        if seat is not None:
+            view["hand"] = list(state["hands"][seat])
+        return view
+
+    def _actions(self, state: State, seat: int | None) -> list[str]:
+        if state["finished"]:
+            return []
+        if seat is None:
+            return ["skip"]
+        return ["draw", "play", "say"] if seat == state["turn"] else []
+
+    def scores(self, state: State) -> list[int]:
+        return list(state["scores"])
+
+    def status(self, state: State) -> Status:
+        if state["finished"]:
+            return Status("over", (), finished=True, summary="Game over.")
+        return Status("play", (state["turn"],), summary=f"Seat {state['turn']} to play.")
+
+
+TOY = Toy()
