@@ -33,7 +33,7 @@ Choices where the rulebook is silent (what players at a table do):
 - Removal by the teacher: the player's hand is shuffled back into the pile, their word on the table is discarded,
   their score stays; a word they had waiting for a vote goes back with the hand (a word they had built on returns
   to its owner). With one player left the game ends.
-- Simultaneous play is not implemented yet (see the option's help).
+- Simultaneous play (the rulebook's variant for 6+ players) is not implemented: there is no option for it yet.
 """
 
 from typing import Any
