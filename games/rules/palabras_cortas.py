@@ -471,8 +471,9 @@ class PalabrasCortas(Game):
                 "hand_number": hand_number,
                 "dealer": state["dealer"],
                 "went_out": state["went_out"],
+                # Card ids only: the state is copied on every move, and views rebuild the faces.
                 "words": [
-                    [{**word_record(cards, w), "refused": (s, i) in refused} for i, w in enumerate(state["laid"][s])]
+                    [{"cards": w, "refused": (s, i) in refused} for i, w in enumerate(state["laid"][s])]
                     for s in range(state["players"])
                 ],
                 "scores": {str(s): b for s, b in breakdown.items()},
@@ -481,7 +482,12 @@ class PalabrasCortas(Game):
             }
         )
         events.append(
-            event("hand_scored", hand_number=hand_number, scores=state["history"][-1]["scores"], bonuses=bonuses)
+            event(
+                "hand_scored",
+                hand_number=hand_number,
+                scores={str(s): dict(b) for s, b in breakdown.items()},
+                bonuses=[dict(b) for b in bonuses],
+            )
         )
         if hand_number == HANDS:
             return events + self._finish(state)
@@ -609,7 +615,16 @@ class PalabrasCortas(Game):
             ],
             "ready": list(state["review"]["ready"]) if state["review"] else [],
             "totals": list(state["totals"]),
-            "history": state["history"],
+            "history": [
+                {
+                    **hand,
+                    "words": [
+                        [{**word_record(cards, w["cards"]), "refused": w["refused"]} for w in seat_words]
+                        for seat_words in hand["words"]
+                    ],
+                }
+                for hand in state["history"]
+            ],
             "winners": self._winners(state) if state["phase"] == "finished" else [],
             "actions": actions,
             "action_shapes": {a: ACTION_SHAPES[a] for a in actions},
