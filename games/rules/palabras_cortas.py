@@ -132,6 +132,17 @@ def word_ids(value: Any) -> list[int]:
     return ids
 
 
+def check_shape(action: dict[str, Any], shapes: dict[str, dict[str, Any]]) -> str:
+    """The action's type, after refusing unknown types and fields (a typo must not be silently ignored)."""
+    kind = action["type"]
+    if kind not in shapes:
+        raise RuleError(BAD_ACTION, f"Unknown action {kind!r}.")
+    extra = sorted(set(action) - set(shapes[kind]))
+    if extra:
+        raise RuleError(BAD_ACTION, f"Unexpected field(s) for {kind}: {', '.join(map(str, extra))}.")
+    return kind
+
+
 # -- the game ----------------------------------------------------------------------------------------------------
 ACTION_SHAPES: dict[str, dict[str, Any]] = {
     "draw_stock": {"type": "draw_stock"},
@@ -246,9 +257,7 @@ class PalabrasCortas(Game):
 
     # -- actions ------------------------------------------------------------------------------------------------
     def _apply(self, state: State, seat: int | None, action: dict[str, Any], ctx: Context) -> list[Event]:
-        kind = action["type"]
-        if kind not in ACTION_SHAPES:
-            raise RuleError(BAD_ACTION, f"Unknown action {kind!r}.")
+        kind = check_shape(action, ACTION_SHAPES)
         if state["phase"] == "finished":
             raise RuleError(GAME_OVER, "The game is over.")
         if seat is None:

@@ -25,7 +25,17 @@ from games.engine import Context, Event, Game, RuleError, State, Status, event, 
 from games.engine.cards import Card, deal, shuffled_ids
 from games.engine.errors import BAD_ACTION, GAME_OVER, NOT_A_WORD, NOT_ALLOWED, NOT_HELD, WRONG_PHASE
 from games.engine.rng import new_rng_state
-from games.rules.palabras_cortas import DECK_OPTION, deck, face, look_up, points, spell, word_ids, word_record
+from games.rules.palabras_cortas import (
+    DECK_OPTION,
+    check_shape,
+    deck,
+    face,
+    look_up,
+    points,
+    spell,
+    word_ids,
+    word_record,
+)
 
 PILES = 8
 FACE_DOWN = 5
@@ -86,9 +96,7 @@ class PalabrasCortasSolitario(Game):
 
     # -- actions ------------------------------------------------------------------------------------------------
     def _apply(self, state: State, seat: int | None, action: dict[str, Any], ctx: Context) -> list[Event]:
-        kind = action["type"]
-        if kind not in ACTION_SHAPES:
-            raise RuleError(BAD_ACTION, f"Unknown action {kind!r}.")
+        kind = check_shape(action, ACTION_SHAPES)
         if state["phase"] == "finished":
             raise RuleError(GAME_OVER, "The game is over.")
         if seat != 0:

@@ -245,6 +245,13 @@ def test_out_of_place_actions_get_clear_errors(seat, action, code):
     assert err.value.code == code and err.value.message
 
 
+def test_unexpected_fields_are_refused_not_ignored():
+    state = arrange(new(3), {0: ["S", "O", "L"]})
+    with pytest.raises(RuleError) as err:
+        act(state, 0, "draw_stock", card=3)
+    assert err.value.code == "bad_action" and "card" in err.value.message
+
+
 def test_drawing_twice_is_refused():
     state, _ = act(arrange(new(3), {0: ["S", "O", "L"]}), 0, "draw_stock")
     with pytest.raises(RuleError) as err:

@@ -111,6 +111,14 @@ def test_malformed_words_are_refused(cards, code):
     assert err.value.code == code
 
 
+def test_unknown_actions_and_fields_are_refused():
+    state = arrange([["M", "S"], ["A", "O"], ["E", "L"], *FILLER])
+    for action in ({"type": "shuffle"}, {"type": "give_up", "now": True}):
+        with pytest.raises(RuleError) as err:
+            RULES.apply(state, 0, action, CTX)
+        assert err.value.code == "bad_action"
+
+
 def test_the_same_card_twice_is_refused():
     state = arrange([["M", "S"], ["A", "O"], ["E", "L"], *FILLER])
     with pytest.raises(RuleError) as err:
