@@ -30,8 +30,9 @@ Choices where the sheet is silent or ambiguous (◐ in ``specs/components.md``):
   zero floor: the floor protects a player from a bad hand, not from a bad challenge.
 - A player the teacher removes is skipped from then on. Their hand goes face down to ``out_of_play`` for the rest
   of the hand (every card is always in exactly one of: hands, stock, discard, laid words, out_of_play); the next
-  deal gathers and shuffles every card again. If it was their turn, the turn passes on; the words they laid stay
-  on the table but they score nothing more.
+  deal gathers and shuffles every card again. If it was their turn, the turn passes on (if they had just taken the
+  only discard, the top stock card is turned up to restart the pile); the words they laid stay on the table but
+  they score nothing more, and they count for no bonus.
 """
 
 from typing import Any
@@ -310,6 +311,8 @@ class PalabrasCortas(Game):
         return events
 
     def _draw_discard(self, state: State, seat: int) -> list[Event]:
+        if not state["discard"]:
+            raise RuleError(NOT_ALLOWED, "The discard pile is empty: draw from the stock.")
         card = state["discard"].pop()
         state["hands"][seat].append(card)
         state["phase"] = "discard"
@@ -554,6 +557,10 @@ class PalabrasCortas(Game):
             if all(s in state["review"]["ready"] for s in active_seats(state)):
                 events += self._score_hand(state)
             return events
+        if not state["discard"] and state["stock"]:
+            # They had just taken the only discard: turn up a new one, as after the deal.
+            state["discard"] = deal(state["stock"], 1)
+            events.append(event("discard_turned", card=face(self._cards(state), state["discard"][-1])))
         if seat in state["last_turns"]:
             state["last_turns"].remove(seat)
         if state["turn"] == seat:
@@ -591,7 +598,7 @@ class PalabrasCortas(Game):
             return []
         if phase == "draw":
             can_stock = bool(state["stock"]) or len(state["discard"]) > 1
-            return (["draw_stock"] if can_stock else []) + ["draw_discard"]
+            return (["draw_stock"] if can_stock else []) + (["draw_discard"] if state["discard"] else [])
         return ["discard", "go_out"] if state["went_out"] is None else ["lay_down", "discard"]
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:

@@ -662,6 +662,24 @@ def test_removing_the_player_on_turn_passes_the_turn_and_puts_their_cards_out_of
         act(state, 0, "draw_stock")
 
 
+def test_removing_a_player_who_took_the_only_discard_turns_up_a_new_one():
+    state, _ = act(three_player_hand(), 0, "draw_discard")
+    assert state["discard"] == []
+    next_stock = state["stock"][-1]
+    state, events = RULES.remove_player(state, 0, CTX)
+    assert state["discard"] == [next_stock] and events[1]["type"] == "discard_turned"
+    assert RULES.actions(state, 1) == ["draw_stock", "draw_discard"]
+    assert sorted(all_ids(state)) == list(range(118))
+
+
+def test_an_empty_discard_pile_cannot_be_drawn():
+    state = arrange(new(3), {0: ["S", "O", "L"]}, discard=[])
+    assert RULES.actions(state, 0) == ["draw_stock"]
+    with pytest.raises(RuleError) as err:
+        act(state, 0, "draw_discard")
+    assert err.value.code == "not_allowed"
+
+
 def test_removing_a_player_waiting_for_a_last_turn_skips_them():
     state, _ = act(three_player_hand(), 0, "draw_stock")
     state, _ = lay(state, 0, "go_out", [["S", "O", "L"]], "X")
