@@ -60,14 +60,18 @@ def players(table: Table) -> list[dict[str, Any]]:
     ]
 
 
+def game_title(slug: str) -> str:
+    rules = GAMES.get(slug)
+    return rules.title if rules else slug
+
+
 def table_info(table: Table) -> dict[str, Any]:
     """What every page of the table shows besides the game itself (the same for every recipient)."""
-    rules = GAMES.get(table.game)
     return {
         "id": table.id,
         "number": table.number,
         "game": table.game,
-        "title": rules.title if rules else table.game,
+        "title": game_title(table.game),
         "status": table.status,
         "players": players(table),
     }

@@ -15,6 +15,7 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from .encounters import WordEncounter
 from .errors import BAD_ACTION, RuleError
 from .events import Event
 from .lexicon import WordList
@@ -138,6 +139,11 @@ class Game:
 
     def status(self, state: State) -> Status:
         raise NotImplementedError
+
+    def encounters(self, state: State, events: list[Event]) -> list[WordEncounter]:
+        """The words each seat met in one move, from that move's (uncensored) ``events``; ``state`` is the table's
+        state when the move is recorded, which may be later than the move. Games without words return nothing."""
+        return []
 
     # -- hooks for subclasses --------------------------------------------------------------------
     def _new(self, players: int, options: dict[str, Any], seed: int) -> tuple[State, list[Event]]:
