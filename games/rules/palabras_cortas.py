@@ -466,7 +466,7 @@ class PalabrasCortas(Game):
             breakdown[s]["total"] = 0
             add(s, for_points, "words")
             add(s, -against, "unused cards")
-            state["totals"][s] += floor
+            add(s, floor, "floor at zero")
 
         bonuses = self._bonuses(state, seats, standing)
         for bonus in bonuses:
