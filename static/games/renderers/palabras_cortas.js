@@ -45,6 +45,7 @@ function points(ids, byId) {
 
 export function prompt(view) {
   if (view.phase === "review") return "challenge a word or say you are ready.";
+  if (view.phase === "draw" && view.went_out !== null) return "your last turn: draw, then lay your words and discard.";
   if (view.phase === "draw") return "draw from the stock or take the discard.";
   if (view.phase === "discard") {
     return view.went_out === null ? "discard a card, or build words and go out." : "your last turn: lay your words and discard.";
