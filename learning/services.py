@@ -1,4 +1,5 @@
-"""Every write to classes and students. Views and consumers call these; nothing else writes."""
+"""Every write to classes and students, and the entry points of the learning records (recording moves, report
+jobs). Views, consumers and the games side call these; nothing else writes."""
 
 import logging
 import unicodedata
@@ -7,8 +8,8 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import IntegrityError, transaction
 
-from . import codes, selectors
-from .models import Classroom, Student, User
+from . import codes, encounters, reports, selectors, tasks
+from .models import Classroom, Report, Student, User
 
 logger = logging.getLogger(__name__)
 
@@ -178,3 +179,63 @@ def _group_send(group: str, message: dict) -> None:
         async_to_sync(get_channel_layer().group_send)(group, message)
     except Exception:  # noqa: BLE001 - any channel-layer failure is logged and swallowed by design
         logger.exception("could not broadcast to %s", group)
+
+
+# -- learning records ------------------------------------------------------------------------------------------------
+def enqueue_recording(move) -> None:
+    """Record ``move``'s word encounters in a Celery job once the move's transaction commits (games call this
+    where they append the move; the job never slows the move, and a broker that is down is logged, not raised)."""
+    move_id = move.pk
+    transaction.on_commit(lambda: tasks.record_move.delay(move_id), robust=True)
+
+
+def record_move(move_id: int) -> int:
+    """Record one move's encounters now (the job's body; idempotent). Returns how many were stored."""
+    return encounters.record_move(move_id)
+
+
+def _enqueue_report(report: Report) -> None:
+    report_id = report.pk
+    transaction.on_commit(lambda: tasks.build_report.delay(report_id), robust=True)
+
+
+def lesson_ended(lesson_id: int) -> Report | None:
+    """A lesson ended: build its class report with one report per student, once however often this is called.
+    Moves whose recording jobs are still queued are recorded first. ``None``: there is no such lesson."""
+    from games.models import Lesson  # games imports this module; the reverse import waits until it is needed
+
+    classroom_id = Lesson.objects.filter(pk=lesson_id).values_list("classroom_id", flat=True).first()
+    if classroom_id is None:
+        logger.warning("report asked for lesson %s, which does not exist", lesson_id)
+        return None
+    try:
+        with transaction.atomic():
+            report, created = Report.objects.get_or_create(
+                scope=Report.Scope.CLASS, classroom_id=classroom_id, lesson_id=lesson_id
+            )
+            if created:
+                _enqueue_report(report)
+    except IntegrityError:  # the same lesson's end reported twice at the same moment
+        report = Report.objects.get(scope=Report.Scope.CLASS, classroom_id=classroom_id, lesson_id=lesson_id)
+    return report
+
+
+def request_report(user: User, classroom: Classroom, student: Student | None = None) -> Report:
+    """Ask for a class report (``student`` None; the class's teacher only) or one student's (their teacher or the
+    student). A job already under way for the same report is returned instead of starting another."""
+    if student is None:
+        allowed = user.is_teacher and classroom.teacher_id == user.pk
+    else:
+        allowed = student.classroom_id == classroom.pk and (
+            (user.is_teacher and classroom.teacher_id == user.pk) or student.user_id == user.pk
+        )
+    if not allowed:
+        raise ClassroomError("forbidden", "You can only ask for reports of your own class, or your own report.")
+    scope = Report.Scope.STUDENT if student else Report.Scope.CLASS
+    running = reports.pending(classroom, student)
+    if running is not None:
+        return running
+    with transaction.atomic():
+        report = Report.objects.create(classroom=classroom, scope=scope, student=student, requested_by=user)
+        _enqueue_report(report)
+    return report

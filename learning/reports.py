@@ -1,0 +1,411 @@
+"""Vocabulary reports: figures computed from the encounters, stored as snapshots in :class:`Report` rows.
+
+A report is built by a Celery job (``learning.tasks.build_report``) when a lesson ends (:func:`lesson_ended`) or
+when a teacher or student asks for one (:func:`request_report`), and shown as it was built: its figures are a
+JSON snapshot, so later lexicon edits or new games never change a report already made. Each encounter row already
+carries the lemma, gloss and rarity copied when it was recorded.
+
+The figures, per student:
+
+- **words met** (every distinct word, by key and lemma, of any kind of encounter) and **words played** (laid down
+  by the student), each with lemma and gloss;
+- **accuracy**: quiz answers, parses at play, and both together (``right / total`` of the marked encounters);
+  for Greek also by part of speech, and **by field** (case, tense, voice, mood, …): a field is counted for every
+  marked encounter whose part of speech has it (``lexicons.morphology.fields_for``) and is right unless the game
+  named it wrong. **Confusions** count, per field, the value given against the right value ("imperfect for
+  aorist"), most frequent first;
+- **rare words used**: distinct words played that were rare when played (``learning.rarity`` has the thresholds);
+- **learned words**: a word is learned when, in at least ``LEARNED_LESSONS`` (2) separate lessons, the student
+  played it or answered it right, and their latest marked answer on it was right (a wrong answer since un-learns
+  it until it is answered right again). Encounters outside any lesson count per day, each day as one lesson;
+- **to review next**: the first words of the student's review list, due soonest (``learning.srs``);
+- **progress over lessons**: per lesson, words played and marked answers right.
+
+The class report adds the class at a glance: the most-missed words (most wrong answers across the class), the
+class's accuracy by field and most frequent confusions, and one summary row per active student.
+"""
+
+import logging
+from collections import Counter
+from collections.abc import Callable, Iterable
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from lexicons import morphology
+
+from .encounters import record_lesson
+from .models import Classroom, Encounter, Report, ReviewItem, Student
+
+logger = logging.getLogger(__name__)
+
+LEARNED_LESSONS = 2
+TOP = 10  # how many most-missed words, confusions and review words a report lists
+STALE_JOB = timedelta(minutes=10)  # an unfinished job older than this is presumed lost and may be asked again
+
+ROW = (
+    "student_id",
+    "key",
+    "form",
+    "lemma",
+    "pos",
+    "gloss",
+    "rare",
+    "kind",
+    "correct",
+    "expected",
+    "given",
+    "wrong_fields",
+    "lesson_id",
+    "created",
+)
+
+
+def percent(right: int, total: int) -> int | None:
+    return round(100 * right / total) if total else None
+
+
+def _score(right: int, total: int) -> dict[str, Any]:
+    return {"right": right, "total": total, "percent": percent(right, total)}
+
+
+def _pos_label(pos: str) -> str:
+    return morphology.POS.get(pos, pos)
+
+
+def _value_label(field: str, value: str) -> str:
+    return morphology.label(field, value) if value else "(nothing)"
+
+
+class _Word:
+    """One word of one student: counts per kind, marked answers and the lessons that count towards learning it."""
+
+    __slots__ = ("key", "form", "lemma", "pos", "gloss", "rare_played", "kinds", "right", "wrong", "lessons", "last")
+
+    def __init__(self, key: str, form: str, lemma: str, pos: str, gloss: str) -> None:
+        self.key, self.form, self.lemma, self.pos, self.gloss = key, form, lemma, pos, gloss
+        self.rare_played = False
+        self.kinds: Counter[str] = Counter()
+        self.right = self.wrong = 0
+        self.lessons: set[Any] = set()
+        self.last: bool | None = None  # the latest marked answer
+
+    @property
+    def learned(self) -> bool:
+        return len(self.lessons) >= LEARNED_LESSONS and self.last is not False
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "form": self.form,
+            "lemma": self.lemma,
+            "pos": self.pos,
+            "gloss": self.gloss,
+            "played": self.kinds[Encounter.Kind.PLAYED],
+            "met": sum(self.kinds.values()),
+            "right": self.right,
+            "wrong": self.wrong,
+            "rare": self.rare_played,
+            "learned": self.learned,
+        }
+
+
+class _Lesson:
+    __slots__ = ("date", "played", "right", "total")
+
+    def __init__(self, date: datetime) -> None:
+        self.date = date
+        self.played: set[tuple[str, str]] = set()
+        self.right = self.total = 0
+
+
+class StudentTally:
+    """Every figure of one student's report, accumulated one encounter row (in time order) at a time."""
+
+    def __init__(self, student: Student, greek: bool) -> None:
+        self.student = student
+        self.greek = greek
+        self.words: dict[tuple[str, str], _Word] = {}
+        self.quiz = [0, 0]
+        self.parse = [0, 0]
+        self.marked = [0, 0]
+        self.by_pos: dict[str, list[int]] = {}
+        self.by_field: dict[str, list[int]] = {}
+        self.confusions: Counter[tuple[str, str, str]] = Counter()
+        self.lessons: dict[Any, _Lesson] = {}
+
+    def add(self, row: tuple) -> None:
+        _, key, form, lemma, pos, gloss, rare, kind, correct, expected, given, wrong_fields, lesson_id, created = row
+        word_id = (key, lemma)
+        word = self.words.get(word_id)
+        if word is None:
+            word = self.words[word_id] = _Word(key, form, lemma, pos, gloss)
+        word.kinds[kind] += 1
+        lesson_key = lesson_id if lesson_id is not None else f"day-{created.date().isoformat()}"
+        lesson = self.lessons.get(lesson_key)
+        if lesson is None:
+            lesson = self.lessons[lesson_key] = _Lesson(created)
+        if kind == Encounter.Kind.PLAYED:
+            word.lessons.add(lesson_key)
+            word.rare_played = word.rare_played or rare
+            lesson.played.add(word_id)
+        if correct is None:
+            return
+        word.last = correct
+        if correct:
+            word.right += 1
+            word.lessons.add(lesson_key)
+        else:
+            word.wrong += 1
+        lesson.total += 1
+        lesson.right += correct
+        self.marked[0] += correct
+        self.marked[1] += 1
+        if kind == Encounter.Kind.QUIZZED:
+            self.quiz[0] += correct
+            self.quiz[1] += 1
+        elif kind == Encounter.Kind.PARSED:
+            self.parse[0] += correct
+            self.parse[1] += 1
+        if self.greek and pos:
+            self._add_parse(pos, correct, expected, given, wrong_fields)
+
+    def _add_parse(self, pos: str, correct: bool, expected: dict, given: dict, wrong_fields: list) -> None:
+        tally = self.by_pos.setdefault(pos, [0, 0])
+        tally[0] += correct
+        tally[1] += 1
+        try:
+            fields = morphology.fields_for(pos, expected) if expected else ()
+        except ValueError:
+            return  # a part of speech the Greek vocabulary does not know: no fields to count
+        for field in fields:
+            tally = self.by_field.setdefault(field, [0, 0])
+            tally[1] += 1
+            if field in wrong_fields:
+                self.confusions[(field, given.get(field, ""), expected.get(field, ""))] += 1
+            else:
+                tally[0] += 1
+
+    def figures(self, review_next: list[dict[str, Any]], lesson_order: list[Any]) -> dict[str, Any]:
+        words = sorted(self.words.values(), key=lambda w: (w.form.casefold(), w.lemma))
+        played = [w for w in words if w.kinds[Encounter.Kind.PLAYED]]
+        return {
+            "student": {"id": self.student.pk, "name": self.student.display_name},
+            "greek": self.greek,
+            "counts": {
+                "words_met": len(words),
+                "words_played": len(played),
+                "rare_played": sum(w.rare_played for w in played),
+                "learned": sum(w.learned for w in words),
+                "lessons": len(self.lessons),
+            },
+            "accuracy": {"quiz": _score(*self.quiz), "parse": _score(*self.parse), "all": _score(*self.marked)},
+            "by_pos": [
+                {"pos": pos, "label": _pos_label(pos), **_score(*tally)} for pos, tally in sorted(self.by_pos.items())
+            ],
+            "by_field": _fields_table(self.by_field),
+            "confusions": _confusions_table(self.confusions),
+            "words": [w.as_dict() for w in words],
+            "rare_words": [w.as_dict() for w in played if w.rare_played],
+            "learned_words": [w.as_dict() for w in words if w.learned],
+            "review_next": review_next,
+            "lessons": [
+                {
+                    "lesson": str(key),
+                    "date": self.lessons[key].date.date().isoformat(),
+                    "played": len(self.lessons[key].played),
+                    **_score(self.lessons[key].right, self.lessons[key].total),
+                }
+                if key in self.lessons
+                else None
+                for key in lesson_order
+            ],
+        }
+
+
+def _fields_table(by_field: dict[str, list[int]]) -> list[dict[str, Any]]:
+    return [
+        {"field": field, **_score(*by_field[field])} for field in morphology.FIELDS if by_field.get(field, [0, 0])[1]
+    ]
+
+
+def _confusions_table(confusions: Counter[tuple[str, str, str]]) -> list[dict[str, Any]]:
+    ranked = sorted(confusions.items(), key=lambda item: (-item[1], morphology.FIELDS.index(item[0][0]), item[0]))
+    return [
+        {
+            "field": field,
+            "given": given,
+            "correct": correct,
+            "given_label": _value_label(field, given),
+            "correct_label": _value_label(field, correct),
+            "count": count,
+        }
+        for (field, given, correct), count in ranked[:TOP]
+    ]
+
+
+def _review_next(student_ids: Iterable[int]) -> dict[int, list[dict[str, Any]]]:
+    found: dict[int, list[dict[str, Any]]] = {}
+    items = (
+        ReviewItem.objects.filter(student_id__in=list(student_ids))
+        .order_by("student_id", "due", "box", "form", "pk")
+        .values("student_id", "form", "lemma", "gloss", "box", "due")
+    )
+    for item in items:
+        listed = found.setdefault(item["student_id"], [])
+        if len(listed) < TOP:
+            listed.append({k: item[k] for k in ("form", "lemma", "gloss", "box")} | {"due": item["due"].isoformat()})
+    return found
+
+
+def compute(
+    classroom: Classroom, students: list[Student], on_progress: Callable[[float], None] | None = None
+) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:
+    """The class figures and each student's figures, from one pass over the class's encounters in time order."""
+    greek = classroom.language == Classroom.Language.GREEK
+    tallies = {s.pk: StudentTally(s, greek) for s in students}
+    rows = (
+        Encounter.objects.filter(classroom=classroom, student_id__in=list(tallies))
+        .order_by("created", "id")
+        .values_list(*ROW)
+    )
+    total = rows.count() if on_progress else 0
+    lesson_dates: dict[Any, datetime] = {}
+    for done, row in enumerate(rows.iterator(chunk_size=5000), start=1):
+        tallies[row[0]].add(row)
+        lesson_key = row[12] if row[12] is not None else f"day-{row[13].date().isoformat()}"
+        lesson_dates.setdefault(lesson_key, row[13])
+        if on_progress and done % 5000 == 0:
+            on_progress(done / total)
+    lesson_order = sorted(lesson_dates, key=lambda key: lesson_dates[key])
+    review = _review_next(tallies)
+    per_student = {sid: tally.figures(review.get(sid, []), lesson_order) for sid, tally in tallies.items()}
+    return _class_figures(classroom, tallies, per_student, lesson_order, lesson_dates), per_student
+
+
+def _class_figures(
+    classroom: Classroom,
+    tallies: dict[int, StudentTally],
+    per_student: dict[int, dict[str, Any]],
+    lesson_order: list[Any],
+    lesson_dates: dict[Any, datetime],
+) -> dict[str, Any]:
+    by_field: dict[str, list[int]] = {}
+    confusions: Counter[tuple[str, str, str]] = Counter()
+    missed: dict[tuple[str, str], dict[str, Any]] = {}
+    for tally in tallies.values():
+        for field, (right, total) in tally.by_field.items():
+            sums = by_field.setdefault(field, [0, 0])
+            sums[0] += right
+            sums[1] += total
+        confusions.update(tally.confusions)
+        for word_id, word in tally.words.items():
+            if not word.wrong:
+                continue
+            entry = missed.get(word_id)
+            if entry is None:
+                entry = missed[word_id] = {"form": word.form, "lemma": word.lemma, "gloss": word.gloss}
+                entry.update(wrong=0, right=0, students=0)
+            entry["wrong"] += word.wrong
+            entry["right"] += word.right
+            entry["students"] += 1
+    most_missed = sorted(missed.values(), key=lambda w: (-w["wrong"], w["form"].casefold(), w["lemma"]))[:TOP]
+    students = sorted(per_student.values(), key=lambda f: f["student"]["name"].casefold())
+    return {
+        "classroom": {"id": classroom.pk, "name": classroom.name, "language": classroom.language},
+        "greek": classroom.language == Classroom.Language.GREEK,
+        "lessons": [{"lesson": str(key), "date": lesson_dates[key].date().isoformat()} for key in lesson_order],
+        "most_missed": most_missed,
+        "by_field": _fields_table(by_field),
+        "confusions": _confusions_table(confusions),
+        "students": [
+            {
+                "id": f["student"]["id"],
+                "name": f["student"]["name"],
+                **f["counts"],
+                "quiz": f["accuracy"]["quiz"]["percent"],
+                "parse": f["accuracy"]["parse"]["percent"],
+                "all": f["accuracy"]["all"]["percent"],
+                "progress": [None if lesson is None else lesson["percent"] for lesson in f["lessons"]],
+                "played_per_lesson": [0 if lesson is None else lesson["played"] for lesson in f["lessons"]],
+            }
+            for f in students
+        ],
+    }
+
+
+# -- jobs ------------------------------------------------------------------------------------------------------------
+def _set_progress(report_id: int, percent_done: int) -> None:
+    Report.objects.filter(pk=report_id).update(status=Report.Status.RUNNING, percent=percent_done)
+
+
+def build_report(report_id: int) -> None:
+    """Build a report (the Celery job's body). Idempotent: a finished report is left alone, and a job run again
+    after a crash rebuilds the same report (a class report's student reports are replaced, not added)."""
+    report = Report.objects.select_related("classroom", "student").filter(pk=report_id).first()
+    if report is None or report.status == Report.Status.DONE:
+        return
+    _set_progress(report.pk, 2)
+    try:
+        if report.lesson_id is not None:
+            record_lesson(report.lesson_id)
+        _set_progress(report.pk, 10)
+        if report.scope == Report.Scope.STUDENT:
+            students = [report.student]
+        else:
+            students = list(report.classroom.students.filter(active=True))
+        class_figures, per_student = compute(
+            report.classroom, students, lambda fraction: _set_progress(report.pk, 10 + int(80 * fraction))
+        )
+        _set_progress(report.pk, 90)
+        now = timezone.now()
+        with transaction.atomic():
+            if report.scope == Report.Scope.CLASS:
+                report.children.all().delete()
+                Report.objects.bulk_create(
+                    Report(
+                        scope=Report.Scope.STUDENT,
+                        classroom=report.classroom,
+                        student=student,
+                        parent=report,
+                        lesson_id=report.lesson_id,
+                        status=Report.Status.DONE,
+                        percent=100,
+                        figures=per_student[student.pk],
+                        finished=now,
+                    )
+                    for student in students
+                )
+                report.figures = class_figures
+            else:
+                report.figures = per_student[report.student_id]
+            report.status, report.percent, report.finished, report.error_message = Report.Status.DONE, 100, now, ""
+            report.save(update_fields=["figures", "status", "percent", "finished", "error_message"])
+    except Exception as error:
+        logger.exception("report %s failed", report_id)
+        Report.objects.filter(pk=report_id).update(
+            status=Report.Status.FAILED, error_message=str(error)[:500] or type(error).__name__, finished=timezone.now()
+        )
+
+
+def latest(classroom: Classroom, student: Student | None = None) -> Report | None:
+    """The newest finished report of the class (``student`` None) or of one student."""
+    reports = Report.objects.filter(classroom=classroom, status=Report.Status.DONE)
+    if student is None:
+        reports = reports.filter(scope=Report.Scope.CLASS)
+    else:
+        reports = reports.filter(scope=Report.Scope.STUDENT, student=student)
+    return reports.order_by("-finished", "-id").first()
+
+
+def pending(classroom: Classroom, student: Student | None = None) -> Report | None:
+    """A job for this report still under way, if any (the page then shows its progress)."""
+    scope = Report.Scope.STUDENT if student else Report.Scope.CLASS
+    return (
+        Report.objects.filter(classroom=classroom, scope=scope, student=student, parent=None)
+        .filter(status__in=(Report.Status.QUEUED, Report.Status.RUNNING), created__gte=timezone.now() - STALE_JOB)
+        .order_by("-created")
+        .first()
+    )
