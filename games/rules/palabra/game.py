@@ -206,11 +206,25 @@ class Palabra(Game):
     # -- pre-plays -------------------------------------------------------------------------------
     def _do_joker(self, state: State, seat: int | None, action: Action, ctx: Context, events: list[Event]) -> None:
         self._require_turn(state, seat, (PREPLAY,))
+        pieces = self._joker_pieces(state, seat, action)
+        self._take(state, seat, [card for piece in pieces for card in piece["cards"]])
+        self._resolve_preplays(state, pieces, events)
+        self._after_preplay(state, seat, events)
+
+    def _do_shave(self, state: State, seat: int | None, action: Action, ctx: Context, events: list[Event]) -> None:
+        self._require_turn(state, seat, (PREPLAY,))
+        pieces = self._shave_pieces(state, seat, action)
+        self._take(state, seat, pieces[0]["cards"])
+        self._resolve_preplays(state, pieces, events)
+        self._after_preplay(state, seat, events)
+
+    def _joker_pieces(self, state: State, seat: int, action: Action) -> list[dict[str, Any]]:
+        """A checked joker pre-play: one piece ``{seat, kind, victim, cards, at}`` per jokered word."""
         targets = action.get("targets")
         if not isinstance(targets, list) or not targets:
             raise errors.RuleError(errors.BAD_ACTION, "Name the words to joker: targets [{card, seat}, ...].")
         deck = deck_for(state["options"])
-        cards, victims = [], []
+        pieces = []
         for target in targets:
             if not isinstance(target, dict) or set(target) != {"card", "seat"}:
                 raise errors.RuleError(errors.BAD_ACTION, "Each joker target is {card, seat}.")
@@ -220,37 +234,28 @@ class Palabra(Game):
             victim = target["seat"]
             if victim not in self._joker_targets(state, seat):
                 raise errors.RuleError(errors.NOT_ALLOWED, f"Seat {victim} has no word you can joker.")
-            cards.append(card)
-            victims.append(victim)
-        if len(set(victims)) != len(victims):
+            pieces.append({"seat": seat, "kind": "joker", "victim": victim, "cards": [card], "at": []})
+        if len({piece["victim"] for piece in pieces}) != len(pieces):
             raise errors.RuleError(errors.NOT_ALLOWED, "One joker per word.")
-        self._take(state, seat, cards)
-        state["discard"].extend(cards)
-        for card, victim in zip(cards, victims, strict=True):
-            word = state["table"][victim]
-            removed = word["value"]
-            word["jokered"] = True
-            self._set_value(state, word, 0)
-            events.append(event("jokered", seat=seat, card=card, victim=victim, word=word["id"], removed=removed))
-            self._score(state, events, victim, -removed, "jokered", word=word["id"])
-        self._after_preplay(state, seat, events)
+        self._check_held(state, seat, [piece["cards"][0] for piece in pieces])
+        return pieces
 
-    def _do_shave(self, state: State, seat: int | None, action: Action, ctx: Context, events: list[Event]) -> None:
-        self._require_turn(state, seat, (PREPLAY,))
+    def _shave_pieces(self, state: State, seat: int, action: Action) -> list[dict[str, Any]]:
+        """A checked shave: a single piece ``{seat, kind, victim, cards, at}`` (``at``: the positions covered)."""
         victim = action.get("seat")
         if victim not in self._shave_targets(state, seat):
             raise errors.RuleError(errors.NOT_ALLOWED, f"You cannot shave seat {victim!r}'s word now.")
         word = state["table"][victim]
-        pieces = action.get("cards")
-        if not isinstance(pieces, list) or not pieces:
+        items = action.get("cards")
+        if not isinstance(items, list) or not items:
             raise errors.RuleError(errors.BAD_ACTION, "Name the shaving cards: cards [{card, at}, ...].")
         deck = deck_for(state["options"])
         cards, positions = [], []
-        for piece in pieces:
-            if not isinstance(piece, dict) or set(piece) != {"card", "at"}:
+        for item in items:
+            if not isinstance(item, dict) or set(item) != {"card", "at"}:
                 raise errors.RuleError(errors.BAD_ACTION, "Each shaving card is {card, at}, at a position in the word.")
-            card = self._card_id(state, piece["card"])
-            at = piece["at"]
+            card = self._card_id(state, item["card"])
+            at = item["at"]
             if not isinstance(at, int) or isinstance(at, bool) or not 0 <= at < len(word["cards"]):
                 raise errors.RuleError(errors.BAD_ACTION, f"The word has no position {at!r}.")
             if at in word["shaved"] or at in positions:
@@ -263,17 +268,55 @@ class Palabra(Game):
                 )
             cards.append(card)
             positions.append(at)
-        self._take(state, seat, cards)
-        state["discard"].extend(cards)
-        moved = sum(word["card_values"][at] for at in positions)
-        word["shaved"].extend(positions)
-        self._set_value(state, word, word["value"] - moved)
-        events.append(
-            event("shaved", seat=seat, victim=victim, word=word["id"], cards=cards, at=positions, moved=moved)
-        )
-        self._score(state, events, victim, -moved, "shaved", word=word["id"])
-        self._score(state, events, seat, moved, "shave", word=word["id"])
-        self._after_preplay(state, seat, events)
+        self._check_held(state, seat, cards)
+        return [{"seat": seat, "kind": "shave", "victim": victim, "cards": cards, "at": positions}]
+
+    def _resolve_preplays(self, state: State, pieces: list[dict[str, Any]], events: list[Event]) -> None:
+        """Pre-play pieces laid at the same moment (one player's in a turn, everyone's in a simultaneous round),
+        their cards already out of the hands. Each player is credited as if theirs were the only pre-play: a shaver
+        gains what the shaved cards are worth in the word as it stands now. Each word changes once: positions
+        shaved by several players are shaved once, a jokered word drops to 0 however many jokers hit it, and the
+        owner loses exactly what the word lost. The pre-play cards go to the discard."""
+        by_victim: dict[int, list[dict[str, Any]]] = {}
+        for piece in pieces:
+            state["discard"].extend(piece["cards"])
+            by_victim.setdefault(piece["victim"], []).append(piece)
+        for victim, hits in sorted(by_victim.items()):
+            word = state["table"][victim]
+            before = word["value"]
+            for piece in hits:
+                if piece["kind"] == "joker":
+                    events.append(
+                        event(
+                            "jokered",
+                            seat=piece["seat"],
+                            card=piece["cards"][0],
+                            victim=victim,
+                            word=word["id"],
+                            removed=before,
+                        )
+                    )
+                else:
+                    moved = sum(word["card_values"][at] for at in piece["at"])
+                    events.append(
+                        event(
+                            "shaved",
+                            seat=piece["seat"],
+                            victim=victim,
+                            word=word["id"],
+                            cards=piece["cards"],
+                            at=piece["at"],
+                            moved=moved,
+                        )
+                    )
+                    self._score(state, events, piece["seat"], moved, "shave", word=word["id"])
+            shaved = sorted({at for piece in hits for at in piece["at"]})
+            word["shaved"].extend(shaved)
+            jokered = any(piece["kind"] == "joker" for piece in hits)
+            word["jokered"] = word["jokered"] or jokered
+            after = 0 if jokered else before - sum(word["card_values"][at] for at in shaved)
+            self._set_value(state, word, after)
+            self._score(state, events, victim, after - before, "jokered" if jokered else "shaved", word=word["id"])
 
     def _after_preplay(self, state: State, seat: int, events: list[Event]) -> None:
         state["preplayed"] = state["acted"] = True
@@ -285,27 +328,39 @@ class Palabra(Game):
     # -- plays -----------------------------------------------------------------------------------
     def _do_word(self, state: State, seat: int | None, action: Action, ctx: Context, events: list[Event]) -> None:
         self._require_turn(state, seat, (PREPLAY, PLAY))
+        self._propose(state, seat, *self._word_play(state, seat, action), ctx, events)
+
+    def _do_straight(self, state: State, seat: int | None, action: Action, ctx: Context, events: list[Event]) -> None:
+        self._require_turn(state, seat, (PREPLAY, PLAY))
+        self._propose(state, seat, *self._straight_play(state, seat, action), ctx, events)
+
+    def _do_build(self, state: State, seat: int | None, action: Action, ctx: Context, events: list[Event]) -> None:
+        self._require_turn(state, seat, (PREPLAY, PLAY))
+        self._propose(state, seat, *self._build_play(state, seat, action), ctx, events)
+
+    def _do_flush(self, state: State, seat: int | None, action: Action, ctx: Context, events: list[Event]) -> None:
+        self._require_turn(state, seat, (PREPLAY, PLAY))
+        self._propose(state, seat, *self._flush_play(state, seat, action), ctx, events)
+
+    # Each ``_<kind>_play`` checks a play against the hand and the table and returns the word it would put on the
+    # table and the cards it takes from the hand; nothing changes until the caller lays it down.
+    def _word_play(self, state: State, seat: int, action: Action) -> tuple[dict[str, Any], list[int]]:
         cards, letters = self._spell(state, seat, action.get("cards"))
         if not cards:
             raise errors.RuleError(errors.BAD_ACTION, "A word needs cards.")
         if len(letters) == 1 and letters[0] not in ONE_LETTER_WORDS:
             raise errors.RuleError(errors.NOT_A_WORD, "The only one-letter words are A and O.")
-        faces = self._faces(state, cards)
-        card_values, lock, multiplier = scoring.word_values(faces)
-        word = self._new_word(seat, "word", cards, letters, card_values, lock, multiplier, len(cards))
-        self._propose(state, seat, word, cards, ctx, events)
+        card_values, lock, multiplier = scoring.word_values(self._faces(state, cards))
+        return self._new_word(seat, "word", cards, letters, card_values, lock, multiplier, len(cards)), cards
 
-    def _do_straight(self, state: State, seat: int | None, action: Action, ctx: Context, events: list[Event]) -> None:
-        self._require_turn(state, seat, (PREPLAY, PLAY))
+    def _straight_play(self, state: State, seat: int, action: Action) -> tuple[dict[str, Any], list[int]]:
         cards, letters = self._spell(state, seat, action.get("cards"))
         if not scoring.is_straight(letters):
             raise errors.RuleError(errors.NOT_ALLOWED, "A straight is 3 or more letters in sequence (A follows Z).")
         card_values, lock, multiplier = scoring.word_values(self._faces(state, cards))
-        word = self._new_word(seat, "straight", cards, letters, card_values, lock, multiplier, len(cards))
-        self._propose(state, seat, word, cards, ctx, events)
+        return self._new_word(seat, "straight", cards, letters, card_values, lock, multiplier, len(cards)), cards
 
-    def _do_build(self, state: State, seat: int | None, action: Action, ctx: Context, events: list[Event]) -> None:
-        self._require_turn(state, seat, (PREPLAY, PLAY))
+    def _build_play(self, state: State, seat: int, action: Action) -> tuple[dict[str, Any], list[int]]:
         victim = action.get("seat")
         if victim not in self._build_targets(state, seat):
             raise errors.RuleError(errors.NOT_ALLOWED, f"Seat {victim!r} has no word you can build on.")
@@ -328,10 +383,9 @@ class Palabra(Game):
         kind = "straight" if scoring.is_straight(letters) else "word"
         word = self._new_word(seat, kind, cards, letters, card_values, lock, multiplier, len(new))
         word["built_on"] = {"seat": victim, "word": old["id"], "letters": "".join(old["letters"])}
-        self._propose(state, seat, word, new, ctx, events, taken=old)
+        return word, new
 
-    def _do_flush(self, state: State, seat: int | None, action: Action, ctx: Context, events: list[Event]) -> None:
-        self._require_turn(state, seat, (PREPLAY, PLAY))
+    def _flush_play(self, state: State, seat: int, action: Action) -> tuple[dict[str, Any], list[int]]:
         cards = self._held_ids(state, seat, action.get("cards"))
         faces = self._faces(state, cards)
         if len(cards) < FLUSH_MIN or any(face["kind"] == JOKER for face in faces):
@@ -342,30 +396,42 @@ class Palabra(Game):
         letters = [face["letter"] or "*" for face in faces]
         word = self._new_word(seat, "flush", cards, letters, [f["value"] for f in faces], "", 1, 0)
         word["colour"] = colour
-        self._propose(state, seat, word, cards, ctx, events)
+        return word, cards
 
-    def _do_vowels(self, state: State, seat: int | None, action: Action, ctx: Context, events: list[Event]) -> None:
-        self._require_turn(state, seat, (PREPLAY, PLAY))
+    def _vowel_cards(self, state: State, seat: int, action: Action) -> list[int]:
         cards = self._held_ids(state, seat, action.get("cards"))
         if len(cards) not in scoring.VOWEL_PLAY_POINTS or not all(
             scoring.is_vowel_card(face) for face in self._faces(state, cards)
         ):
             raise errors.RuleError(errors.NOT_ALLOWED, "A vowel play is 6 or 7 vowels (Y, vowel and wild cards count).")
-        self._take(state, seat, cards)
-        state["pile"] = shuffled(state, state["pile"] + cards)
-        points = scoring.VOWEL_PLAY_POINTS[len(cards)]
-        events.append(event("vowel_play", seat=seat, cards=cards, points=points))
-        self._score(state, events, seat, points, "vowels")
-        state["acted"] = True
-        self._finish_turn(state, events)
+        return cards
 
-    def _do_exchange(self, state: State, seat: int | None, action: Action, ctx: Context, events: list[Event]) -> None:
-        self._require_turn(state, seat, (PREPLAY, PLAY))
+    def _exchange_cards(self, state: State, seat: int, action: Action) -> list[int]:
         cards = self._held_ids(state, seat, action.get("cards"))
         if not cards:
             raise errors.RuleError(errors.BAD_ACTION, "Choose the cards to exchange.")
         if len(state["pile"]) < EXCHANGE_MIN_PILE:
             raise errors.RuleError(errors.NOT_ALLOWED, f"Exchanging needs {EXCHANGE_MIN_PILE} cards in the pile.")
+        return cards
+
+    def _do_vowels(self, state: State, seat: int | None, action: Action, ctx: Context, events: list[Event]) -> None:
+        self._require_turn(state, seat, (PREPLAY, PLAY))
+        cards = self._vowel_cards(state, seat, action)
+        self._take(state, seat, cards)
+        self._vowel_play(state, seat, cards, events)
+        state["acted"] = True
+        self._finish_turn(state, events)
+
+    def _vowel_play(self, state: State, seat: int, cards: list[int], events: list[Event]) -> None:
+        """Show the vowels (already out of the hand), shuffle them back into the pile and score them."""
+        state["pile"] = shuffled(state, state["pile"] + cards)
+        points = scoring.VOWEL_PLAY_POINTS[len(cards)]
+        events.append(event("vowel_play", seat=seat, cards=cards, points=points))
+        self._score(state, events, seat, points, "vowels")
+
+    def _do_exchange(self, state: State, seat: int | None, action: Action, ctx: Context, events: list[Event]) -> None:
+        self._require_turn(state, seat, (PREPLAY, PLAY))
+        cards = self._exchange_cards(state, seat, action)
         self._take(state, seat, cards)
         events.append(private("exchanged", [seat], {"cards": cards}, seat=seat, count=len(cards)))
         self._draw(state, seat, events)
@@ -386,26 +452,32 @@ class Palabra(Game):
         new_cards: list[int],
         ctx: Context,
         events: list[Event],
-        taken: dict[str, Any] | None = None,
     ) -> None:
         """Put a play on the table, straight away or (a word that may be challenged) pending the check or vote."""
-        needs_check = word["kind"] == "word"
-        lookup = None
-        if needs_check and state["options"]["checking"] == "auto":
-            lookup = self._look_up(state, word, ctx)
-            if not lookup["legal"]:
-                raise errors.RuleError(errors.NOT_A_WORD, f"{lookup['word']}: {lookup['why']}.")
+        lookup = self._auto_check(state, word, ctx)
         self._take(state, seat, new_cards)
+        taken = state["table"][word["built_on"]["seat"]] if "built_on" in word else None
         if taken:
             state["table"][taken["seat"]] = None
         state["pending"] = {"word": word, "new_cards": new_cards, "taken": taken}
-        if needs_check and lookup is None and "".join(word["letters"]) != ALWAYS_A_WORD and self._voters(state):
+        needs_vote = word["kind"] == "word" and lookup is None and "".join(word["letters"]) != ALWAYS_A_WORD
+        if needs_vote and self._voters(state):
             state["phase"] = VOTE
             state["votes"] = {}
             state["timer"] = None
             events.append(event("proposed", seat=seat, word=self._public_word(state, word)))
         else:
             self._place(state, events, lookup=lookup)
+
+    def _auto_check(self, state: State, word: dict[str, Any], ctx: Context) -> dict[str, Any] | None:
+        """With automatic checking, look a word up (straights and flushes are not words) and refuse it if it is not
+        legal; returns the lookup, or None when there is nothing to check."""
+        if word["kind"] != "word" or state["options"]["checking"] != "auto":
+            return None
+        lookup = self._look_up(state, word, ctx)
+        if not lookup["legal"]:
+            raise errors.RuleError(errors.NOT_A_WORD, f"{lookup['word']}: {lookup['why']}.")
+        return lookup
 
     # -- challenges ------------------------------------------------------------------------------
     def _do_vote(self, state: State, seat: int | None, action: Action, ctx: Context, events: list[Event]) -> None:
@@ -537,25 +609,32 @@ class Palabra(Game):
         """The pending play stands: onto the table, into the ledger, scored; then the turn goes on."""
         seat = state["turn"]
         word = state["pending"]["word"]
-        word["id"] = state["next_word"]
-        state["next_word"] += 1
-        word["ledger"] = len(state["ledger"][seat])
-        state["ledger"][seat].append({"word": word["id"], "letters": "".join(word["letters"]), "value": word["value"]})
         state["table"][seat] = word
         state["pending"] = None
         state["votes"] = {}
         state["rejecters"] = []
         state["acted"] = True
-        events.append(event("placed", seat=seat, word=self._public_word(state, word), lookup=lookup))
+        self._record(state, word, events, lookup)
+        self._finish_turn(state, events, placed=word)
+
+    def _record(
+        self, state: State, word: dict[str, Any], events: list[Event], lookup: dict[str, Any] | None, **extra: Any
+    ) -> None:
+        """A play stands: it gets its id and ledger line, is announced and scores its value for its player."""
+        seat = word["seat"]
+        word["id"] = state["next_word"]
+        state["next_word"] += 1
+        word["ledger"] = len(state["ledger"][seat])
+        state["ledger"][seat].append({"word": word["id"], "letters": "".join(word["letters"]), "value": word["value"]})
+        events.append(event("placed", seat=seat, word=self._public_word(state, word), lookup=lookup, **extra))
         reason = "build" if "built_on" in word else word["kind"]
         self._score(state, events, seat, word["value"], reason, word=word["id"])
-        self._finish_turn(state, events, placed=word)
 
     def _finish_turn(self, state: State, events: list[Event], placed: dict[str, Any] | None = None) -> None:
         seat = state["turn"]
         self._draw(state, seat, events)
         if not state["pile"] and not state["hands"][seat]:
-            self._end_game(state, events, "went_out", final=placed)
+            self._end_game(state, events, "went_out", finals=[placed] if placed else [])
         else:
             self._end_turn(state, events)
 
@@ -584,9 +663,12 @@ class Palabra(Game):
             events.append(event("word_discarded", seat=seat, word=word["id"]))
         events.append(event("turn", seat=seat, turn_no=state["turn_no"]))
 
-    def _end_game(self, state: State, events: list[Event], reason: str, final: dict[str, Any] | None = None) -> None:
+    def _end_game(
+        self, state: State, events: list[Event], reason: str, finals: list[dict[str, Any]] | None = None
+    ) -> None:
+        """Final plays (those that used a player's last cards) are multiplied, hands count against their holders."""
         deck = deck_for(state["options"])
-        if final:
+        for final in finals or []:
             extra = final["value"] * (state["options"]["final_multiplier"] - 1)
             self._set_value(state, final, final["value"] + extra)
             self._score(state, events, final["seat"], extra, "final_play", word=final["id"])
