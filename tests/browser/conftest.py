@@ -6,6 +6,7 @@ committed data); the fixture requests it for them.
 """
 
 from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import partial
 
 import pytest
@@ -26,9 +27,11 @@ CHROMIUM_ARGS = [
 HOST = "localhost"
 
 
-def _use_test_database(django_db_blocker, names: dict[str, str]) -> None:
-    """Runs in the server process: point Django at the test databases the parent created, and lift
-    pytest-django's guard against database access, which the forked process inherited."""
+def _prepare_server_process(django_db_blocker, names: dict[str, str], channel_layers: dict | None) -> None:
+    """Runs in the server process: point Django at the test databases the parent created, lift
+    pytest-django's guard against database access (the forked process inherited it), and switch the
+    channel layer if asked."""
+    from channels.layers import channel_layers as layers
     from django.conf import settings
     from django.db import connections
 
@@ -36,15 +39,19 @@ def _use_test_database(django_db_blocker, names: dict[str, str]) -> None:
     for alias, name in names.items():
         settings.DATABASES[alias]["NAME"] = name
         connections[alias].settings_dict["NAME"] = name
+    if channel_layers is not None:
+        settings.CHANNEL_LAYERS = channel_layers
+        layers.backends = {}
 
 
-@pytest.fixture(scope="session")
-def _asgi_server(django_db_setup, django_db_blocker) -> Iterator[str]:
+@contextmanager
+def asgi_server(django_db_blocker, channel_layers: dict | None = None) -> Iterator[str]:
+    """A Daphne server (HTTP and websockets) in a child process over the test database."""
     from django.conf import settings
-
-    settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, HOST]
     from django.db import connections
 
+    if HOST not in settings.ALLOWED_HOSTS:
+        settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, HOST]
     test_names = {alias: connections[alias].settings_dict["NAME"] for alias in settings.DATABASES}
     # The server is forked: a connection it inherited would share our socket, and closing it there
     # would end ours. Close first; both sides then open their own.
@@ -52,7 +59,7 @@ def _asgi_server(django_db_setup, django_db_blocker) -> Iterator[str]:
     process = DaphneProcess(
         HOST,
         partial(make_application, static_wrapper=ASGIStaticFilesHandler),
-        setup=partial(_use_test_database, django_db_blocker, test_names),
+        setup=partial(_prepare_server_process, django_db_blocker, test_names, channel_layers),
     )
     process.start()
     if not process.ready.wait(timeout=30):
@@ -63,6 +70,12 @@ def _asgi_server(django_db_setup, django_db_blocker) -> Iterator[str]:
     finally:
         process.terminate()
         process.join(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def _asgi_server(django_db_setup, django_db_blocker) -> Iterator[str]:
+    with asgi_server(django_db_blocker) as url:
+        yield url
 
 
 @pytest.fixture
