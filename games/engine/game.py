@@ -11,7 +11,7 @@ Seats are numbered 0..players-1 in clockwise order. ``seat=None`` means the teac
 ``apply``) or a spectator (for ``view``).
 """
 
-import copy
+import json
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -85,6 +85,12 @@ class Status:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
+def private_copy(state: State) -> State:
+    """A copy of ``state`` sharing nothing with it. States are JSON-ready by contract, and a JSON round
+    trip copies them several times faster than ``copy.deepcopy`` (it is on every move's path)."""
+    return json.loads(json.dumps(state))
+
+
 class Game:
     """Base class of every game's rules. Subclasses set the class attributes and implement the
     ``_new``/``_apply``/``view``/``scores``/``status`` hooks; :meth:`apply` does the copying."""
@@ -118,13 +124,13 @@ class Game:
         """Apply ``action`` by ``seat`` (``None``: the teacher). Raises :class:`RuleError`."""
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise RuleError(BAD_ACTION, "An action needs a type.")
-        new_state = copy.deepcopy(state)
+        new_state = private_copy(state)
         events = self._apply(new_state, seat, action, ctx)
         return new_state, events
 
     def remove_player(self, state: State, seat: int, ctx: Context) -> tuple[State, list[Event]]:
         """The teacher removed the player in ``seat``: the default skips their seat from now on."""
-        new_state = copy.deepcopy(state)
+        new_state = private_copy(state)
         removed = new_state.setdefault("removed", [])
         if seat not in removed:
             removed.append(seat)
