@@ -54,3 +54,8 @@ class WordEncounter:
             raise ValueError("only a wrong answer has wrong fields")
         # A list would make the frozen dataclass unhashable and break equality with replayed encounters.
         object.__setattr__(self, "wrong_fields", tuple(self.wrong_fields))
+
+
+def played_and_seen(seats: list[int], player: int, key: str, form: str, **details: Any) -> list[WordEncounter]:
+    """A word laid where everyone can see it: ``played`` for its player, ``seen`` for every other seat."""
+    return [WordEncounter(seat=s, kind=PLAYED if s == player else SEEN, key=key, form=form, **details) for s in seats]

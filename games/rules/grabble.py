@@ -45,6 +45,7 @@ from typing import Any
 from games.engine import Action, Context, Event, Game, Option, RuleError, State, Status, event, private, score
 from games.engine.board import BAD_PLACEMENT, coords, premium_squares, touches, words_formed
 from games.engine.cards import build_deck, deal, shuffled_ids, take
+from games.engine.encounters import PARSED, QUIZZED, TAUGHT, WordEncounter, played_and_seen
 from games.engine.errors import (
     BAD_ACTION,
     NOT_A_WORD,
@@ -566,6 +567,39 @@ class Grabble(Game):
             return ["answer"]
         return []
 
+    def encounters(self, state: State, events: list[Event]) -> list[WordEncounter]:
+        """A play: its placer played and parsed every word formed (the parse was checked, or approved by the
+        teacher), everyone else saw them. A marked quiz turn: each player who answered was quizzed on each
+        word, right or wrong field by field, and the placer taught the words."""
+        found: list[WordEncounter] = []
+        for ev in events:
+            if ev["type"] == "played":
+                for word in ev["words"]:
+                    details = _encounter_details(word, turn=ev["play"])
+                    found += played_and_seen(active_seats(state), ev["seat"], **details)
+                    found.append(WordEncounter(seat=ev["seat"], kind=PARSED, correct=True, **details))
+            elif ev["type"] == "marked":
+                placer = state["plays"][ev["play"]]["seat"]
+                for seat, result in ev["results"].items():
+                    if not result["answered"]:
+                        continue
+                    for word, wrong in zip(ev["words"], result["wrong"], strict=True):
+                        fields = tuple("pos" if f == "part of speech" else f for f in wrong)
+                        found.append(
+                            WordEncounter(
+                                seat=int(seat),
+                                kind=QUIZZED,
+                                correct=not fields,
+                                wrong_fields=fields,
+                                **_encounter_details(word, turn=ev["play"]),
+                            )
+                        )
+                found += [
+                    WordEncounter(seat=placer, kind=TAUGHT, **_encounter_details(word, turn=ev["play"]))
+                    for word in ev["words"]
+                ]
+        return found
+
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         bag = self._bag(state)
         open_racks = state["options"]["open_racks"]
@@ -676,6 +710,17 @@ def _given_parses(parses: Any, words: list[str]) -> dict[str, dict[str, Any]]:
     missing = [w for w in words if w not in given]
     _need(not missing, f"Parse every word formed; missing: {', '.join(missing)}.")
     return given
+
+
+def _encounter_details(word: dict[str, Any], turn: int) -> dict[str, Any]:
+    analysis = word.get("analysis") or {}
+    return {
+        "key": word["word"],
+        "form": analysis.get("form") or word["word"],
+        "lemma": analysis.get("lemma", ""),
+        "analysis": analysis,
+        "turn": turn,
+    }
 
 
 def _wrong_fields(given: dict[str, Any], analysis: dict[str, Any]) -> list[str]:

@@ -39,6 +39,7 @@ from typing import Any
 
 from games.engine import Context, Event, Game, Option, RuleError, State, Status, event, private, score
 from games.engine.cards import Card, build_deck, deal, shuffled_ids, take
+from games.engine.encounters import WordEncounter, played_and_seen
 from games.engine.errors import (
     BAD_ACTION,
     GAME_OVER,
@@ -600,6 +601,16 @@ class PalabrasCortas(Game):
             can_stock = bool(state["stock"]) or len(state["discard"]) > 1
             return (["draw_stock"] if can_stock else []) + (["draw_discard"] if state["discard"] else [])
         return ["discard", "go_out"] if state["went_out"] is None else ["lay_down", "discard"]
+
+    def encounters(self, state: State, events: list[Event]) -> list[WordEncounter]:
+        """Every word laid down is played by its player and seen by the rest of the table."""
+        found: list[WordEncounter] = []
+        for ev in events:
+            if ev["type"] in ("went_out", "laid_down"):
+                for word in ev["words"]:
+                    key = word.get("key", word["word"])
+                    found += played_and_seen(active_seats(state), ev["seat"], key, word["word"])
+        return found
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         cards = self._cards(state)

@@ -23,6 +23,7 @@ from typing import Any
 
 from games.engine import Context, Event, Game, RuleError, State, Status, event, score
 from games.engine.cards import Card, deal, shuffled_ids
+from games.engine.encounters import PLAYED, WordEncounter
 from games.engine.errors import BAD_ACTION, GAME_OVER, NOT_A_WORD, NOT_ALLOWED, NOT_HELD, WRONG_PHASE
 from games.engine.rng import new_rng_state
 from games.rules.palabras_cortas import (
@@ -187,6 +188,11 @@ class PalabrasCortasSolitario(Game):
         if seat != 0 or state["phase"] == "finished":
             return []
         return ["word", "give_up"] if state["phase"] == "play" else ["refill", "give_up"]
+
+    def encounters(self, state: State, events: list[Event]) -> list[WordEncounter]:
+        return [
+            WordEncounter(seat=0, kind=PLAYED, key=ev["key"], form=ev["word"]) for ev in events if ev["type"] == "word"
+        ]
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         cards = self._cards(state)
