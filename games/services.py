@@ -23,6 +23,7 @@ from games import selectors
 from games.engine import Action, Context, Event, Game, RuleError, WordList, censor_all
 from games.models import Lesson, Move, Seat, Table
 from games.rules import GAMES
+from learning import services as learning_services
 from learning.models import Classroom, Student, User
 from learning.services import classroom_group
 from lexicons import services as lexicon_services
@@ -139,6 +140,7 @@ def _record(
     move = Move.objects.create(
         table=table, seq=table.version, kind=kind, seat=seat, actor=actor, action=action, events=events, created=now
     )
+    learning_services.enqueue_recording(move)
     _broadcast_events(table, rules, state, events)
     return move
 
@@ -289,6 +291,7 @@ def end_lesson(teacher: User, lesson_id: int) -> Lesson:
         _set_status(table, Table.Status.FINISHED)
     lesson.ended = timezone.now()
     lesson.save(update_fields=["ended"])
+    learning_services.lesson_ended(lesson.id)
     return lesson
 
 
