@@ -5,6 +5,7 @@ Pure Python (no Django) so that rules modules and build scripts can import it. T
 upper-case), which is documented to teachers who upload lexicons in other languages.
 """
 
+import re
 import unicodedata
 from collections.abc import Callable
 
@@ -12,7 +13,8 @@ from collections.abc import Callable
 # apostrophe, and the Greek koronis/psili that some editions print in their place.
 GREEK_ELISION_MARKS = "\u2019'\u02bc\u1fbd\u1fbf"
 
-MOVABLE_NU = "(ν)"
+# MorphGNT marks movable ν (ἐφανέρωσε(ν)) and the movable ς of οὕτω(ς), μέχρι(ς) the same way.
+MOVABLE_LETTER = re.compile(r"\(([νς])\)")
 
 # Spanish folds only these vowels; ñ stays its own letter (Ñ ≠ N on a Palabra card).
 _SPANISH_FOLD = str.maketrans("áéíóúüÁÉÍÓÚÜ", "aeiouuAEIOUU")
@@ -26,7 +28,7 @@ def _drop_combining_marks(text: str) -> str:
 
 
 def greek_key(text: str) -> str:
-    """ΛΟΓΟΣ for λόγος, ΗΙ-less Η for ᾗ, ΔΙ for δι’.
+    """ΛΟΓΟΣ for λόγος, Η for ᾗ (the iota subscript is a mark, not a letter), ΔΙ for δι’.
 
     Marks are stripped *before* upper-casing: ``"ᾳ".upper()`` is ``"ΑΙ"``, which would add a letter.
     Upper-casing turns final ς into Σ as well.
@@ -70,10 +72,8 @@ def normalise(text: str, language: str) -> str:
 
 
 def movable_nu_variants(form: str) -> list[str]:
-    """Both spellings of a MorphGNT form with movable ν: ``ἐφανέρωσε(ν)`` → ``[ἐφανέρωσε, ἐφανέρωσεν]``.
-
-    Forms without the marker come back alone.
-    """
-    if MOVABLE_NU not in form:
+    """Both spellings of a MorphGNT form with a movable letter: ``ἐφανέρωσε(ν)`` → ``[ἐφανέρωσε, ἐφανέρωσεν]``,
+    ``οὕτω(ς)`` → ``[οὕτω, οὕτως]``. Forms without the marker come back alone."""
+    if not MOVABLE_LETTER.search(form):
         return [form]
-    return [form.replace(MOVABLE_NU, ""), form.replace(MOVABLE_NU, "ν")]
+    return [MOVABLE_LETTER.sub("", form), MOVABLE_LETTER.sub(r"\1", form)]

@@ -149,8 +149,9 @@ def _write_entries(
 
 
 def _insert(rows: list[tuple]) -> int:
+    """Insert one batch in its own transaction (in autocommit mode SQLite would commit, and sync, every row)."""
     table = Entry._meta.db_table
-    with connection.cursor() as cursor:
+    with transaction.atomic(), connection.cursor() as cursor:
         if connection.vendor == "postgresql":
             with cursor.cursor.copy(f"COPY {table} ({', '.join(_COLUMNS)}) FROM STDIN") as copy:
                 for row in rows:

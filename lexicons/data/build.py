@@ -1,0 +1,111 @@
+"""Regenerate the bundled lexicon files in this folder. Run from the project root:
+
+    .venv/bin/python -m lexicons.data.build [grc] [spa] [eng]
+
+Needs what only this script uses (``requirements/dev.txt``): ``py-sblgnt`` and ``wordfreq``; for Spanish also
+Debian's ``hunspell-es`` (``apt-get install -y hunspell-es``). Nothing here is needed at run time: the platform reads
+the gzip'd TSV files (``form, lemma, pos, parse, gloss, frequency``, the ``csv`` loader format) this script writes.
+
+Choices:
+- Greek: MorphGNT SBLGNT via the ``morphgnt`` loader (movable ν both ways, elided forms, proper nouns out, token
+  counts as frequency); parse written as the MorphGNT code, part of speech as its code; glosses from
+  ``/work/shared/data/morphgnt-lexemes.yaml`` (``SHARED_DATA`` overrides the folder).
+- Spanish: es_ES stems starting with a capital (names, acronyms) are left out; every other stem expanded by
+  :mod:`lexicons.hunspell`; zipf frequency of the accented form.
+- English: ENABLE as is; zipf frequency.
+"""
+
+import csv
+import gzip
+import io
+import os
+import sys
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from lexicons import morphology
+from lexicons.loaders import Record, read_hunspell, read_morphgnt
+
+HERE = Path(__file__).resolve().parent
+SHARED_DATA = Path(os.environ.get("SHARED_DATA", "/work/shared/data"))
+HUNSPELL_ES = Path("/usr/share/hunspell/es_ES")
+HEADER = ("form", "lemma", "pos", "parse", "gloss", "frequency")
+
+
+def write_tsv(path: Path, records: Iterable[Record]) -> int:
+    """Write records as gzip'd TSV (fixed gzip timestamp, so unchanged data gives an identical file)."""
+    count = 0
+    with open(path, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0, filename="") as packed:
+        text = io.TextIOWrapper(packed, encoding="utf-8", newline="")
+        writer = csv.writer(text, delimiter="\t", lineterminator="\n")
+        writer.writerow(HEADER)
+        for record in records:
+            writer.writerow(
+                (record.form, record.lemma, record.pos, _parse_code(record), record.gloss, _number(record.frequency))
+            )
+            count += 1
+        text.flush()
+        text.detach()
+    return count
+
+
+def _parse_code(record: Record) -> str:
+    if not record.parse:
+        return ""
+    return "".join(record.parse.get(name, "-") for name in morphology.FIELDS)
+
+
+def _number(value: float | None) -> str:
+    if value is None:
+        return ""
+    return str(int(value)) if value == int(value) else f"{value:.2f}"
+
+
+def greek() -> Iterator[Record]:
+    import pysblgnt
+    import yaml
+
+    books = sorted((Path(pysblgnt.__file__).parent / "sblgnt").glob("*-morphgnt.txt"))
+    with open(SHARED_DATA / "morphgnt-lexemes.yaml", encoding="utf-8") as f:
+        lexemes = yaml.load(f, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # noqa: S506 - safe loader
+    for record in read_morphgnt(books):
+        record.gloss = str((lexemes.get(record.lemma) or {}).get("gloss", "") or "")
+        yield record
+
+
+def spanish() -> Iterator[Record]:
+    from wordfreq import zipf_frequency
+
+    for record in read_hunspell(HUNSPELL_ES.with_suffix(".dic"), HUNSPELL_ES.with_suffix(".aff")):
+        if record.lemma[:1].isupper():
+            continue
+        record.frequency = zipf_frequency(record.form, "es")
+        yield record
+
+
+def english() -> Iterator[Record]:
+    from wordfreq import zipf_frequency
+
+    with open(SHARED_DATA / "enable1.txt", encoding="utf-8") as f:
+        for line in f:
+            word = line.strip()
+            if word:
+                yield Record(form=word, frequency=zipf_frequency(word, "en"))
+
+
+TARGETS = {
+    "grc": ("grc-morphgnt.tsv.gz", greek),
+    "spa": ("spa-hunspell.tsv.gz", spanish),
+    "eng": ("eng-enable.tsv.gz", english),
+}
+
+
+def main(languages: list[str]) -> None:
+    for language in languages or list(TARGETS):
+        filename, records = TARGETS[language]
+        count = write_tsv(HERE / filename, records())
+        print(f"{filename}: {count:,} entries, {(HERE / filename).stat().st_size / 1e6:.1f} MB")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
