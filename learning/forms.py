@@ -1,6 +1,8 @@
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
+from lexicons import morphology
+
 from .models import Classroom, User
 
 
@@ -44,3 +46,19 @@ class RenameForm(forms.Form):
 
 class LockForm(forms.Form):
     locked = forms.BooleanField(required=False)
+
+
+class ParseQuizForm(forms.Form):
+    """A review of a Greek word: one select per field its part of speech has, with the values in words."""
+
+    def __init__(self, fields: tuple[str, ...], *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        for name in fields:
+            choices = [("", "— choose —"), *morphology.VALUES[name].items()]
+            self.fields[name] = forms.ChoiceField(label=name.capitalize(), choices=choices)
+
+
+class RecallForm(forms.Form):
+    """A review by meaning: the student says whether they knew it."""
+
+    knew = forms.ChoiceField(choices=[("yes", "I knew it"), ("no", "I did not know it")])

@@ -302,7 +302,7 @@ def _class_figures(
             sums[1] += total
         confusions.update(tally.confusions)
         for word_id, word in tally.words.items():
-            if not word.wrong:
+            if not word.right and not word.wrong:
                 continue
             entry = missed.get(word_id)
             if entry is None:
@@ -310,8 +310,9 @@ def _class_figures(
                 entry.update(wrong=0, right=0, students=0)
             entry["wrong"] += word.wrong
             entry["right"] += word.right
-            entry["students"] += 1
-    most_missed = sorted(missed.values(), key=lambda w: (-w["wrong"], w["form"].casefold(), w["lemma"]))[:TOP]
+            entry["students"] += bool(word.wrong)
+    ranked = sorted(missed.values(), key=lambda w: (-w["wrong"], w["form"].casefold(), w["lemma"]))
+    most_missed = [w for w in ranked if w["wrong"]][:TOP]
     students = sorted(per_student.values(), key=lambda f: f["student"]["name"].casefold())
     return {
         "classroom": {"id": classroom.pk, "name": classroom.name, "language": classroom.language},
@@ -409,3 +410,39 @@ def pending(classroom: Classroom, student: Student | None = None) -> Report | No
         .order_by("-created")
         .first()
     )
+
+
+# -- CSV exports -----------------------------------------------------------------------------------------------------
+WORD_COLUMNS = ("form", "lemma", "gloss", "pos", "played", "met", "right", "wrong", "rare", "learned")
+STUDENT_COLUMNS = ("name", "words_met", "words_played", "rare_played", "learned", "lessons", "quiz", "parse", "all")
+
+
+def _cell(value: Any) -> Any:
+    """Spreadsheets run a cell starting with = + - @ as a formula: a name or gloss must stay text."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return "" if value is None else value
+
+
+def student_words_rows(figures: dict[str, Any]) -> Iterable[list[Any]]:
+    """A student report's words as CSV rows, header first."""
+    yield ["student", *WORD_COLUMNS]
+    name = figures["student"]["name"]
+    for word in figures["words"]:
+        yield [_cell(name), *(_cell(word[c]) for c in WORD_COLUMNS)]
+
+
+def class_students_rows(figures: dict[str, Any]) -> Iterable[list[Any]]:
+    """A class report's per-student summary as CSV rows, header first (percentages of marked answers)."""
+    yield [*STUDENT_COLUMNS[:6], "quiz_percent", "parse_percent", "all_percent"]
+    for row in figures["students"]:
+        yield [_cell(row[c]) for c in STUDENT_COLUMNS]
+
+
+def class_words_rows(children: Iterable[Report]) -> Iterable[list[Any]]:
+    """Every student's words of one class report (its student reports) as CSV rows, header first."""
+    yield ["student", *WORD_COLUMNS]
+    for child in children:
+        yield from list(student_words_rows(child.figures))[1:]

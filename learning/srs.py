@@ -121,6 +121,16 @@ def quiz_fields(item: ReviewItem) -> tuple[str, ...]:
         return ()
 
 
+def describe(item: ReviewItem) -> str:
+    """The word's parse in words ("noun, accusative singular masculine"); empty when it has none."""
+    if item.language != "grc" or not item.pos:
+        return ""
+    try:
+        return morphology.describe(item.pos, item.parse)
+    except (ValueError, KeyError):
+        return ""
+
+
 def answer_parse(item: ReviewItem, given: Mapping[str, str], when: datetime | None = None) -> list[str]:
     """Grade a parse of ``item`` and reschedule it; returns the wrong fields (empty: right)."""
     wrong = morphology.compare(given, {"pos": item.pos, "parse": item.parse})

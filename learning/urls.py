@@ -12,6 +12,27 @@ urlpatterns = [
     path("classes/<int:classroom_id>/lock/", views.lock_classroom, name="lock"),
     path("classes/<int:classroom_id>/students/<int:student_id>/rename/", views.rename_student, name="rename_student"),
     path("classes/<int:classroom_id>/students/<int:student_id>/remove/", views.remove_student, name="remove_student"),
+    # reports and the review list
+    path("reports/classes/<int:classroom_id>/", views.class_report, name="class_report"),
+    path("reports/classes/<int:classroom_id>/build/", views.build_class_report, name="build_class_report"),
+    path(
+        "reports/classes/<int:classroom_id>/students.csv",
+        views.class_report_csv,
+        {"table": "students"},
+        name="class_students_csv",
+    ),
+    path(
+        "reports/classes/<int:classroom_id>/words.csv",
+        views.class_report_csv,
+        {"table": "words"},
+        name="class_words_csv",
+    ),
+    path("reports/students/<int:student_id>/", views.student_report, name="student_report"),
+    path("reports/students/<int:student_id>/build/", views.build_student_report, name="build_student_report"),
+    path("reports/students/<int:student_id>/words.csv", views.student_report_csv, name="student_report_csv"),
+    path("reports/jobs/<int:report_id>/", views.report_status, name="report_status"),
+    path("review/", views.review_list, name="review"),
+    path("review/quiz/", views.review_quiz, name="review_quiz"),
 ]
 
 # Account pages keep Django's conventional names ("login", "logout", "home") outside the namespace.

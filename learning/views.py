@@ -1,18 +1,32 @@
 """Pages for classes: thin; every decision is in services and selectors."""
 
+import csv
 from functools import wraps
 
 from django.contrib import messages
 from django.contrib.auth import login, logout
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from . import selectors, services
-from .forms import ClassroomForm, JoinForm, LockForm, RejoinForm, RenameForm, TeacherSignupForm
-from .models import Classroom
+from lexicons import morphology
+
+from . import charts, reports, selectors, services, srs
+from .forms import (
+    ClassroomForm,
+    JoinForm,
+    LockForm,
+    ParseQuizForm,
+    RecallForm,
+    RejoinForm,
+    RenameForm,
+    TeacherSignupForm,
+)
+from .models import Classroom, Report, ReviewItem, Student
 from .services import ClassroomError
 
 
@@ -153,3 +167,215 @@ def lock_classroom(request: HttpRequest, classroom_id: int) -> HttpResponse:
     except ClassroomError as error:
         messages.error(request, error.message)
     return redirect("learning:classroom", classroom_id=classroom_id)
+
+
+# -- reports and the review list -------------------------------------------------------------------------------------
+def _report_student(request: HttpRequest, student_id: int) -> Student:
+    """The student whose report is asked for, if the user may see it: the student, or their class's teacher."""
+    student = get_object_or_404(Student.objects.select_related("classroom"), pk=student_id)
+    user = request.user
+    if user.is_teacher and student.classroom.teacher_id == user.id:
+        return student
+    me = selectors.student_of(user)
+    if me is not None and me.pk == student.pk:
+        return student
+    raise PermissionDenied("You can only see your own report.")
+
+
+def _teachers_classroom(request: HttpRequest, classroom_id: int) -> Classroom:
+    room = get_object_or_404(Classroom, pk=classroom_id)
+    if not (request.user.is_teacher and room.teacher_id == request.user.id):
+        raise PermissionDenied("Class reports are for the class's teacher.")
+    return room
+
+
+def _wants_json(request: HttpRequest) -> bool:
+    return "application/json" in request.headers.get("Accept", "")
+
+
+def _job(report: Report | None) -> dict | None:
+    if report is None:
+        return None
+    return {
+        "id": report.pk,
+        "status": report.status,
+        "percent": report.percent,
+        "finished": report.is_finished,
+        "error": report.error_message,
+        "status_url": reverse("learning:report_status", args=[report.pk]),
+    }
+
+
+def _csv(filename: str, rows) -> HttpResponse:
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response.write("\ufeff")  # so spreadsheets read the file as UTF-8 and show Greek as written
+    writer = csv.writer(response)
+    writer.writerows(rows)
+    return response
+
+
+@teacher_required
+def class_report(request: HttpRequest, classroom_id: int) -> HttpResponse:
+    room = _teachers_classroom(request, classroom_id)
+    report = reports.latest(room)
+    figures = report.figures if report else None
+    context = {
+        "classroom": room,
+        "report": report,
+        "figures": figures,
+        "job": _job(reports.pending(room)),
+        "charts": charts.class_charts(figures) if figures else {},
+    }
+    return render(request, "learning/reports/class_report.html", context)
+
+
+@login_required
+def student_report(request: HttpRequest, student_id: int) -> HttpResponse:
+    student = _report_student(request, student_id)
+    report = reports.latest(student.classroom, student)
+    figures = report.figures if report else None
+    context = {
+        "student": student,
+        "classroom": student.classroom,
+        "report": report,
+        "figures": figures,
+        "job": _job(reports.pending(student.classroom, student)),
+        "charts": charts.student_charts(figures) if figures else {},
+        "is_me": request.user.id == student.user_id,
+    }
+    return render(request, "learning/reports/student_report.html", context)
+
+
+@require_POST
+@teacher_required
+def build_class_report(request: HttpRequest, classroom_id: int) -> HttpResponse:
+    room = _teachers_classroom(request, classroom_id)
+    report = services.request_report(request.user, room)
+    if _wants_json(request):
+        return JsonResponse(_job(report))
+    messages.info(request, "The report is being built; this page shows it when it is ready.")
+    return redirect("learning:class_report", classroom_id=room.id)
+
+
+@require_POST
+@login_required
+def build_student_report(request: HttpRequest, student_id: int) -> HttpResponse:
+    student = _report_student(request, student_id)
+    report = services.request_report(request.user, student.classroom, student)
+    if _wants_json(request):
+        return JsonResponse(_job(report))
+    messages.info(request, "The report is being built; this page shows it when it is ready.")
+    return redirect("learning:student_report", student_id=student.id)
+
+
+@login_required
+def report_status(request: HttpRequest, report_id: int) -> JsonResponse:
+    """The progress of a report job, for the page's progress bar."""
+    report = get_object_or_404(Report.objects.select_related("classroom"), pk=report_id)
+    if report.student_id is not None:
+        _report_student(request, report.student_id)
+    else:
+        _teachers_classroom(request, report.classroom_id)
+    return JsonResponse(_job(report))
+
+
+@teacher_required
+def class_report_csv(request: HttpRequest, classroom_id: int, table: str) -> HttpResponse:
+    room = _teachers_classroom(request, classroom_id)
+    report = reports.latest(room)
+    if report is None:
+        raise Http404("This class has no report yet.")
+    if table == "students":
+        rows = reports.class_students_rows(report.figures)
+    else:
+        rows = reports.class_words_rows(report.children.select_related("student").order_by("student__display_name"))
+    return _csv(f"class-{room.id}-{table}-{report.finished:%Y%m%d}.csv", rows)
+
+
+@login_required
+def student_report_csv(request: HttpRequest, student_id: int) -> HttpResponse:
+    student = _report_student(request, student_id)
+    report = reports.latest(student.classroom, student)
+    if report is None:
+        raise Http404("There is no report yet.")
+    return _csv(f"student-{student.id}-words-{report.finished:%Y%m%d}.csv", reports.student_words_rows(report.figures))
+
+
+def _my_student(request: HttpRequest) -> Student:
+    student = selectors.student_of(request.user)
+    if student is None:
+        raise PermissionDenied("The review list is for students.")
+    return student
+
+
+@login_required
+def review_list(request: HttpRequest) -> HttpResponse:
+    student = _my_student(request)
+    today = timezone.localdate()
+    items = [
+        {"item": item, "parse": srs.describe(item), "due_now": srs.is_due(item.due, today)}
+        for item in student.review_items.order_by("due", "box", "form", "pk")
+    ]
+    context = {
+        "student": student,
+        "items": items,
+        "due_count": sum(i["due_now"] for i in items),
+        "intervals": srs.INTERVALS,
+    }
+    return render(request, "learning/reports/review_list.html", context)
+
+
+@login_required
+def review_quiz(request: HttpRequest) -> HttpResponse:
+    """One due word at a time: Greek words are parsed with selects, other words self-graded by meaning."""
+    student = _my_student(request)
+    if request.method == "POST":
+        item_id = request.POST.get("item", "")
+        item = student.review_items.filter(pk=int(item_id)).first() if item_id.isdigit() else None
+        if item is None:
+            messages.error(request, "That word is not on your review list.")
+            return redirect("learning:review_quiz")
+        if not srs.is_due(item.due, timezone.localdate()):
+            messages.error(request, f"“{item.form}” is not due for review until {item.due:%d %B}.")
+            return redirect("learning:review_quiz")
+        fields = srs.quiz_fields(item)
+        form = ParseQuizForm(fields, request.POST) if fields else RecallForm(request.POST)
+        if form.is_valid():
+            _grade(request, item, fields, form.cleaned_data)
+            return redirect("learning:review_quiz")
+    else:
+        item = srs.due_items(student).first()
+        if item is None:
+            return render(request, "learning/reports/review_quiz.html", {"student": student, "item": None})
+        fields = srs.quiz_fields(item)
+        form = ParseQuizForm(fields) if fields else RecallForm()
+    context = {
+        "student": student,
+        "item": item,
+        "form": form,
+        "parse_quiz": bool(fields),
+        "due_count": srs.due_items(student).count(),
+    }
+    return render(request, "learning/reports/review_quiz.html", context)
+
+
+def _grade(request: HttpRequest, item: ReviewItem, fields: tuple[str, ...], answer: dict) -> None:
+    meaning = f"{item.form}: {item.lemma + ', ' if item.lemma else ''}{item.gloss or 'no gloss in the lexicon'}"
+    if fields:
+        wrong = srs.answer_parse(item, answer)
+        if not wrong:
+            messages.success(request, f"Right! {srs.describe(item)}. ({meaning}) Next review in box {item.box}.")
+        else:
+            label = morphology.label
+            told = ", ".join(
+                f"{name}: {label(name, item.parse.get(name, ''))}, not {label(name, answer[name])}" for name in wrong
+            )
+            messages.error(request, f"Not quite — {told}. {srs.describe(item)}. ({meaning}) Back to box 1.")
+    else:
+        knew = answer["knew"] == "yes"
+        srs.answer_recall(item, knew)
+        if knew:
+            messages.success(request, f"Well done. ({meaning}) Next review in box {item.box}.")
+        else:
+            messages.info(request, f"({meaning}) It comes back tomorrow, in box 1.")

@@ -10,6 +10,7 @@ from games.engine import Game
 from games.engine.encounters import WordEncounter
 from games.models import Lesson, Move, Seat, Table
 from learning.encounters import record_move
+from lexicons.models import Entry, Lexicon
 
 SLUG = "recorder"
 
@@ -85,3 +86,28 @@ def parsed(seat, form, key, lemma, pos, parse, given=None, wrong=(), kind="parse
         correct=not wrong,
         wrong_fields=tuple(wrong),
     )
+
+
+NOUN_ACC = {"case": "A", "number": "S", "gender": "M"}
+NOUN_NOM = {"case": "N", "number": "S", "gender": "M"}
+VERB_IMPF = {"person": "3", "tense": "I", "voice": "A", "mood": "I", "number": "S"}
+
+
+def make_lexicon() -> Lexicon:
+    """A few Greek entries with MorphGNT-style counts (λόγος occurs once here: rare)."""
+    lex = Lexicon.objects.create(name="Mini GNT", language="grc", version=1, frequency_kind="count", status="ready")
+    Entry.objects.bulk_create(
+        [
+            Entry(lexicon=lex, version=1, form="λόγον", key="ΛΟΓΟΝ", lemma="λόγος", pos="N", parse=NOUN_ACC,
+                  gloss="word", frequency=3),
+            Entry(lexicon=lex, version=1, form="λόγος", key="ΛΟΓΟΣ", lemma="λόγος", pos="N", parse=NOUN_NOM,
+                  gloss="word", frequency=1),
+            Entry(lexicon=lex, version=1, form="ἄρτον", key="ΑΡΤΟΝ", lemma="ἄρτος", pos="N", parse=NOUN_ACC,
+                  gloss="bread", frequency=40),
+            Entry(lexicon=lex, version=1, form="ἄρτον", key="ΑΡΤΟΝ", lemma="ἄρτος", pos="N",
+                  parse={"case": "N", "number": "S", "gender": "N"}, gloss="loaf (neuter reading)", frequency=1),
+            Entry(lexicon=lex, version=1, form="ἦν", key="ΗΝ", lemma="εἰμί", pos="V", parse=VERB_IMPF,
+                  gloss="I am", frequency=300),
+        ]
+    )  # fmt: skip
+    return lex

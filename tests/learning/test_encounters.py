@@ -13,11 +13,10 @@ from games.rules import GAMES
 from learning import services
 from learning.encounters import record_lesson, record_move
 from learning.models import Encounter, RecordedMove
-from lexicons.models import Entry, Lexicon
+from lexicons.models import Entry
 from tests.learning import encounter_factory as f
 
-NOUN_ACC = {"case": "A", "number": "S", "gender": "M"}
-NOUN_NOM = {"case": "N", "number": "S", "gender": "M"}
+NOUN_ACC, NOUN_NOM = f.NOUN_ACC, f.NOUN_NOM
 
 
 @pytest.fixture(autouse=True)
@@ -27,20 +26,7 @@ def recorder(monkeypatch):
 
 @pytest.fixture
 def lexicon(db):
-    lex = Lexicon.objects.create(name="Mini GNT", language="grc", version=1, frequency_kind="count", status="ready")
-    Entry.objects.bulk_create(
-        [
-            Entry(lexicon=lex, version=1, form="λόγον", key="ΛΟΓΟΝ", lemma="λόγος", pos="N", parse=NOUN_ACC,
-                  gloss="word", frequency=3),
-            Entry(lexicon=lex, version=1, form="λόγος", key="ΛΟΓΟΣ", lemma="λόγος", pos="N", parse=NOUN_NOM,
-                  gloss="word", frequency=1),
-            Entry(lexicon=lex, version=1, form="ἄρτον", key="ΑΡΤΟΝ", lemma="ἄρτος", pos="N", parse=NOUN_ACC,
-                  gloss="bread", frequency=40),
-            Entry(lexicon=lex, version=1, form="ἄρτον", key="ΑΡΤΟΝ", lemma="ἄρτος", pos="N",
-                  parse={"case": "N", "number": "S", "gender": "N"}, gloss="loaf (neuter reading)", frequency=1),
-        ]
-    )  # fmt: skip
-    return lex
+    return f.make_lexicon()
 
 
 @pytest.fixture
