@@ -6,6 +6,7 @@ committed data); the fixture requests it for them.
 """
 
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from functools import partial
 
@@ -31,6 +32,7 @@ def _prepare_server_process(django_db_blocker, names: dict[str, str], channel_la
     """Runs in the server process: point Django at the test databases the parent created, lift
     pytest-django's guard against database access (the forked process inherited it), and switch the
     channel layer if asked."""
+    from asgiref.sync import SyncToAsync
     from channels.layers import channel_layers as layers
     from django.conf import settings
     from django.db import connections
@@ -41,7 +43,10 @@ def _prepare_server_process(django_db_blocker, names: dict[str, str], channel_la
         connections[alias].settings_dict["NAME"] = name
     if channel_layers is not None:
         settings.CHANNEL_LAYERS = channel_layers
-        layers.backends = {}
+    # A layer the parent already used is tied to the parent's event loop, and the parent's worker
+    # thread for thread-sensitive database calls did not survive the fork: start with fresh ones.
+    layers.backends = {}
+    SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
 
 
 @contextmanager
