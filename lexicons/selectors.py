@@ -1,0 +1,71 @@
+"""Reads of lexicons for pages and other apps."""
+
+import unicodedata
+from typing import Any
+
+from django.db.models import F, Q, QuerySet
+
+from lexicons import morphology
+from lexicons.models import Entry, ImportJob, Lexicon
+from lexicons.normalise import normalise
+
+SEARCH_LIMIT = 200
+
+
+def lexicon_list() -> QuerySet[Lexicon]:
+    """Every lexicon (any logged-in user may browse them), bundled first."""
+    return Lexicon.objects.select_related("owner").order_by(F("slug").asc(nulls_last=True), "language", "name")
+
+
+def usable_lexicons(language: str | None = None) -> QuerySet[Lexicon]:
+    """Lexicons games can use now (a complete version exists), optionally of one language."""
+    lexicons = Lexicon.objects.filter(version__gt=0)
+    return lexicons.filter(language=language) if language else lexicons
+
+
+def search(lexicon: Lexicon, query: str, limit: int = SEARCH_LIMIT) -> list[dict[str, Any]]:
+    """Entries of the current version whose key is the query's key, or whose form or lemma is the query as written.
+
+    Each result carries ``description``: the parse in words (Greek parts of speech) or the raw part of speech."""
+    query = unicodedata.normalize("NFC", query.strip())
+    if not query or not lexicon.is_usable:
+        return []
+    key = normalise(query, lexicon.language)
+    entries = (
+        Entry.objects.filter(lexicon=lexicon, version=lexicon.version)
+        .filter(Q(key=key) | Q(form=query) | Q(lemma=query))
+        .order_by("key", F("frequency").desc(nulls_last=True), "form", "pk")[:limit]
+    )
+    return [{**_as_dict(entry), "description": describe(entry.pos, entry.parse)} for entry in entries]
+
+
+def _as_dict(entry: Entry) -> dict[str, Any]:
+    return {
+        "form": entry.form,
+        "key": entry.key,
+        "lemma": entry.lemma,
+        "pos": entry.pos,
+        "parse": entry.parse,
+        "gloss": entry.gloss,
+        "frequency": entry.frequency,
+    }
+
+
+def describe(pos: str, parse: dict[str, str]) -> str:
+    """The analysis in words where the vocabulary is known (Greek), else the part of speech and fields as given."""
+    try:
+        return morphology.describe(pos, parse)
+    except (ValueError, KeyError):
+        fields = ", ".join(f"{name} {value}" for name, value in parse.items())
+        return ", ".join(part for part in (pos, fields) if part)
+
+
+def job_status(job: ImportJob) -> dict[str, Any]:
+    """What the progress page polls."""
+    return {
+        "status": job.status,
+        "percent": job.percent,
+        "entries": job.entries_done,
+        "error": job.error_message,
+        "finished": job.is_finished,
+    }
