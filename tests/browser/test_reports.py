@@ -1,0 +1,49 @@
+"""A teacher opens the class report in a real browser, builds it with the progress bar, and sees the words played."""
+
+import pytest
+from playwright.sync_api import expect
+
+from games.rules import GAMES
+from learning import services
+from learning.models import User
+from tests.learning import encounter_factory as f
+
+pytestmark = pytest.mark.browser
+
+
+def test_teacher_builds_and_reads_the_class_report(live_server_url, new_page, monkeypatch):
+    monkeypatch.setitem(GAMES, f.SLUG, f.RULES)
+    teacher = User.objects.create_user(username="kyria", password="a-good-password-42", role=User.Role.TEACHER)
+    classroom = services.create_classroom(teacher, "Greek 101", "grc")
+    ana = services.join_classroom(classroom.join_code, "Ἀνδρέας")
+    table = f.start_lesson(classroom, [ana], f.make_lexicon())
+    f.record(
+        table,
+        [
+            f.played(0, "λόγον", "ΛΟΓΟΝ", "λόγος"),
+            f.parsed(0, "ἦν", "ΗΝ", "εἰμί", "V", f.VERB_IMPF, given=f.VERB_IMPF | {"tense": "A"}, wrong=["tense"],
+                     kind="quizzed"),
+        ],
+    )  # fmt: skip
+
+    page = new_page()
+    page.goto(f"{live_server_url}/login/")
+    page.get_by_label("Username").fill("kyria")
+    page.get_by_label("Password").fill("a-good-password-42")
+    page.get_by_role("button", name="Log in").click()
+    page.goto(f"{live_server_url}/classes/{classroom.id}/")
+    page.get_by_role("link", name="Class report").click()
+    expect(page.locator("h1")).to_have_text("Report: Greek 101")
+    expect(page.get_by_text("There is no report for this class yet")).to_be_visible()
+
+    page.get_by_role("button", name="Build the report").click()
+    expect(page.get_by_role("button", name="Update the report")).to_be_visible()
+    expect(page.get_by_test_id("most-missed")).to_contain_text("ἦν")
+    expect(page.get_by_test_id("confusions")).to_contain_text("aorist")
+    expect(page.get_by_test_id("confusions")).to_contain_text("imperfect")
+    expect(page.locator("svg.chart").first).to_be_visible()
+
+    page.get_by_role("link", name="Ἀνδρέας").click()
+    expect(page.get_by_test_id("words")).to_contain_text("λόγον")
+    expect(page.get_by_test_id("words")).to_contain_text("word")
+    expect(page.get_by_test_id("words")).to_contain_text("ἦν")
