@@ -33,7 +33,9 @@ Choices where the rulebook is silent (what players at a table do):
 - Removal by the teacher: the player's hand is shuffled back into the pile, their word on the table is discarded,
   their score stays; a word they had waiting for a vote goes back with the hand (a word they had built on returns
   to its owner). With one player left the game ends.
-- Simultaneous play (the rulebook's variant for 6+ players) is not implemented: there is no option for it yet.
+- Simultaneous play (the rulebook's variant for 6+ players, option ``simultaneous``): rounds instead of turns,
+  words checked automatically, conflicts all allowed; refused for fewer than six players. Its choices are in
+  :mod:`.simultaneous`.
 """
 
 from typing import Any
@@ -47,6 +49,8 @@ from games.engine.turns import active_seats, next_seat, previous_seat
 
 from . import scoring
 from .deck import HAND_SIZE, JOKER, can_stand_for, cut_rank, deck_for
+from .simultaneous import MIN_PLAYERS as SIMULTANEOUS_MIN_PLAYERS
+from .simultaneous import PREPLAY_KINDS, ROUND, SimultaneousRounds, face_down_cards
 from .words import ALWAYS_A_WORD, ONE_LETTER_WORDS, look_up
 
 PREPLAY, PLAY, VOTE, DECIDE, CHALLENGE, OVER = "preplay", "play", "vote", "decide", "challenge", "over"
@@ -57,7 +61,7 @@ PLAYS = ("word", "build", "straight", "flush", "vowels", "exchange", "pass")
 NO_LEXICON = "no_lexicon"
 
 
-class Palabra(Game):
+class Palabra(SimultaneousRounds, Game):
     slug = "palabra"
     title = "Palabra"
     language = "eng"
@@ -94,10 +98,32 @@ class Palabra(Game):
             False,
         ),
         Option("impatient_timer", "Impatient one-minute timer", "bool", False),
+        Option(
+            "simultaneous",
+            "Simultaneous play: everyone plays at once, words checked automatically (6 or more players)",
+            "bool",
+            False,
+        ),
     )
+
+    def clean_options(self, raw: dict[str, Any] | None) -> dict[str, Any]:
+        """Simultaneous play has no turn to vote in: it checks words automatically, and refuses ``checking="vote"``."""
+        options = super().clean_options(raw)
+        if options["simultaneous"]:
+            if "checking" not in (raw or {}):
+                options["checking"] = "auto"
+            elif options["checking"] != "auto":
+                raise errors.RuleError(
+                    "bad_option", "Simultaneous play checks words automatically: there is no turn to vote in."
+                )
+        return options
 
     # -- setting up ------------------------------------------------------------------------------
     def _new(self, players: int, options: dict[str, Any], seed: int) -> tuple[State, list[Event]]:
+        if options["simultaneous"] and players < SIMULTANEOUS_MIN_PLAYERS:
+            raise errors.RuleError(
+                "bad_option", f"Simultaneous play is for {SIMULTANEOUS_MIN_PLAYERS} or more players, not {players}."
+            )
         state: State = {
             "players": players,
             "options": options,
@@ -120,6 +146,7 @@ class Palabra(Game):
             "votes": {},
             "rejecters": [],
             "timer": None,
+            "round": None,
             "next_word": 0,
             "finished": False,
             "end_reason": None,
@@ -130,7 +157,11 @@ class Palabra(Game):
         state["pile"] = shuffled_ids(state, list(deck))
         for offset in range(players):
             self._draw(state, (first + offset) % players, events)
-        self._start_turn(state, first, events)
+        if options["simultaneous"]:
+            state["turn"] = first
+            self._start_round(state, events)
+        else:
+            self._start_turn(state, first, events)
         return state, events
 
     def _cut(self, state: State, deck: tuple[Card, ...], events: list[Event]) -> int:
@@ -151,7 +182,10 @@ class Palabra(Game):
             raise errors.RuleError(errors.GAME_OVER, "The game is over.")
         if seat is not None and (not isinstance(seat, int) or seat not in active_seats(state)):
             raise errors.RuleError(errors.BAD_ACTION, "That seat is not in the game.")
-        handler = getattr(self, f"_do_{action['type']}", None) if action["type"].isidentifier() else None
+        if state["phase"] == ROUND and action["type"] in (*PREPLAY_KINDS, *PLAYS):
+            handler = self._lay
+        else:
+            handler = getattr(self, f"_do_{action['type']}", None) if action["type"].isidentifier() else None
         if handler is None:
             raise errors.RuleError(errors.BAD_ACTION, f"Unknown action {action['type']!r}.")
         events: list[Event] = []
@@ -172,12 +206,16 @@ class Palabra(Game):
             VOTE: "Vote on seat {turn}'s word",
             DECIDE: "Seat {turn}: withdraw or insist",
             CHALLENGE: "Challenge seat {turn}'s word or concede",
-        }[phase].format(turn=state["turn"])
+            ROUND: "Round {round}: everyone lays a play face down",
+        }[phase].format(turn=state["turn"], round=(state["round"] or {}).get("no"))
         return Status(phase=phase, to_act=to_act, summary=summary, extra={"turn": state["turn"]})
 
     def _after_removal(self, state: State, seat: int, ctx: Context) -> list[Event]:
         events: list[Event] = []
         if state["finished"]:
+            return events
+        if state["phase"] == ROUND:
+            self._leave_round(state, seat, events)
             return events
         pending = state["pending"]
         if pending and state["turn"] == seat:
@@ -583,12 +621,21 @@ class Palabra(Game):
     ) -> None:
         if not state["options"]["impatient_timer"]:
             raise errors.RuleError(errors.NOT_ALLOWED, "This table plays without the impatient timer.")
-        if state["phase"] not in (PREPLAY, PLAY, DECIDE):
+        if state["phase"] not in (PREPLAY, PLAY, DECIDE, ROUND):
             raise errors.RuleError(errors.WRONG_PHASE, "The timer is for the player on turn.")
         if state["timer"]:
             raise errors.RuleError(errors.NOT_ALLOWED, "The timer is already running.")
         state["timer"] = {"deadline": ctx.now + TIMER_SECONDS, "started_by": seat}
-        events.append(event("timer_started", seat=seat, player=state["turn"], deadline=state["timer"]["deadline"]))
+        player = None if state["phase"] == ROUND else state["turn"]
+        events.append(
+            event(
+                "timer_started",
+                seat=seat,
+                player=player,
+                waiting_for=self._waiting_for(state),
+                deadline=state["timer"]["deadline"],
+            )
+        )
 
     def _do_timer_expired(
         self, state: State, seat: int | None, action: Action, ctx: Context, events: list[Event]
@@ -598,6 +645,10 @@ class Palabra(Game):
             raise errors.RuleError(errors.NOT_ALLOWED, "No timer is running.")
         if ctx.now < timer["deadline"]:
             raise errors.RuleError(errors.NOT_ALLOWED, f"The timer runs until {timer['deadline']}.")
+        if state["phase"] == ROUND:
+            events.append(event("timer_expired", player=None))
+            self._pass_stragglers(state, events)
+            return
         events.append(event("timer_expired", player=state["turn"]))
         if state["phase"] == DECIDE:
             self._withdraw(state, events)
@@ -704,6 +755,8 @@ class Palabra(Game):
             return [s for s in self._voters(state) if str(s) not in state["votes"]]
         if state["phase"] == CHALLENGE:
             return list(state["rejecters"])
+        if state["phase"] == ROUND:
+            return self._not_ready(state)
         return [state["turn"]]
 
     def _shave_targets(self, state: State, seat: int) -> list[int]:
@@ -722,16 +775,29 @@ class Palabra(Game):
     def _build_targets(self, state: State, seat: int) -> list[int]:
         return [s for s in active_seats(state) if s != seat and (w := state["table"][s]) and w["kind"] != "flush"]
 
+    def _may_play(self, state: State, seat: int | None) -> bool:
+        """Whether ``seat`` may lay a play now: on their turn, or in a round before they are ready."""
+        if seat is None or state["finished"]:
+            return False
+        if state["phase"] == ROUND:
+            return seat in self._not_ready(state)
+        return seat == state["turn"] and state["phase"] in (PREPLAY, PLAY)
+
+    def _may_preplay(self, state: State, seat: int | None) -> bool:
+        if not self._may_play(state, seat):
+            return False
+        return state["round"]["preplays"][seat] is None if state["phase"] == ROUND else state["phase"] == PREPLAY
+
     def _actions(self, state: State, seat: int | None) -> list[str]:
         if state["finished"]:
             return []
         phase = state["phase"]
         actions: list[str] = []
-        timer_open = state["options"]["impatient_timer"] and phase in (PREPLAY, PLAY, DECIDE)
+        timer_open = state["options"]["impatient_timer"] and phase in (PREPLAY, PLAY, DECIDE, ROUND)
         if seat is None:
             actions += ["check"] if phase in (VOTE, DECIDE, CHALLENGE) else []
-        elif seat == state["turn"] and phase in (PREPLAY, PLAY):
-            if phase == PREPLAY:
+        elif self._may_play(state, seat):
+            if self._may_preplay(state, seat):
                 has_joker = any(c["kind"] == JOKER for c in self._faces(state, state["hands"][seat]))
                 actions += ["joker"] if has_joker and self._joker_targets(state, seat) else []
                 actions += ["shave"] if self._shave_targets(state, seat) else []
@@ -751,12 +817,11 @@ class Palabra(Game):
     # -- views -----------------------------------------------------------------------------------
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         deck = deck_for(state["options"])
-        playing = seat is not None and seat == state["turn"] and state["phase"] in (PREPLAY, PLAY)
-        preplaying = playing and state["phase"] == PREPLAY and not state["finished"]
+        preplaying = self._may_preplay(state, seat)
         shave = self._shave_targets(state, seat) if preplaying else []
         has_joker = preplaying and any(deck[c]["kind"] == JOKER for c in state["hands"][seat])
         joker = self._joker_targets(state, seat) if has_joker else []
-        build = self._build_targets(state, seat) if playing and not state["finished"] else []
+        build = self._build_targets(state, seat) if self._may_play(state, seat) else []
         table = []
         for owner, word in enumerate(state["table"]):
             if word:
@@ -785,6 +850,7 @@ class Palabra(Game):
             "pile": len(state["pile"]),
             "discard": len(state["discard"]),
             "timer": dict(state["timer"]) if state["timer"] else None,
+            "round": self._round_view(state, seat),
             "targets": {"shave": shave, "joker": joker, "build": build},
             "actions": self._actions(state, seat),
             "finished": state["finished"],
@@ -908,4 +974,6 @@ def card_places(state: State) -> dict[str, list[int]]:
     for seat, word in enumerate(state["table"]):
         places[f"table {seat}"] = list(word["cards"]) if word else []
     places["pending"] = list(state["pending"]["word"]["cards"]) if state["pending"] else []
+    for seat in range(state["players"]):
+        places[f"face down {seat}"] = face_down_cards(state, seat)
     return places

@@ -16,6 +16,13 @@ from games.rules.palabra.scoring import is_vowel_card
 LEXICON = WordSet(["a", "o", "at", "cat", "tea", "eat", "ate", "rat", "tar", "art", "ten", "net", "to", "no", "on"])
 
 
+class EveryWord(WordSet):
+    """Takes any spelling, so random players' words and builds stand and a simultaneous table fills with conflicts."""
+
+    def is_word(self, key):
+        return True
+
+
 def random_action(state, seat, rng):
     """Something a player in ``seat`` might send: mostly sensible, sometimes nonsense."""
     view = RULES.view(state, seat)
@@ -85,7 +92,7 @@ def check_invariants(state, events_so_far):
     assert all(len(hand) <= 7 for hand in state["hands"])
 
 
-def play_random_game(players, options, seed, steps):
+def play_random_game(players, options, seed, steps, lexicon=LEXICON):
     rng = random.Random(seed)
     state, events = RULES.new_game(players, options, seed)
     log = []
@@ -99,13 +106,13 @@ def play_random_game(players, options, seed, steps):
         roll = rng.random()
         if roll < 0.01 and players > 2:
             seat = rng.choice(status.to_act)
-            state, new_events = RULES.remove_player(state, seat, Context(LEXICON, now))
+            state, new_events = RULES.remove_player(state, seat, Context(lexicon, now))
             log.append(("remove", seat, None, now))
         else:
             seat = None if roll < 0.03 else rng.choice(status.to_act) if roll < 0.9 else rng.randrange(players)
             action = random_action(state, seat, rng) if seat is not None else {"type": "check"}
             try:
-                state, new_events = RULES.apply(state, seat, action, Context(LEXICON, now))
+                state, new_events = RULES.apply(state, seat, action, Context(lexicon, now))
             except RuleError:
                 continue
             log.append(("apply", seat, action, now))
@@ -114,13 +121,13 @@ def play_random_game(players, options, seed, steps):
     return state, events, log
 
 
-def replay(players, options, seed, log):
+def replay(players, options, seed, log, lexicon=LEXICON):
     state, _ = RULES.new_game(players, options, seed)
     for what, seat, action, now in log:
         if what == "remove":
-            state, _ = RULES.remove_player(state, seat, Context(LEXICON, now))
+            state, _ = RULES.remove_player(state, seat, Context(lexicon, now))
         else:
-            state, _ = RULES.apply(state, seat, action, Context(LEXICON, now))
+            state, _ = RULES.apply(state, seat, action, Context(lexicon, now))
     return state
 
 
@@ -142,6 +149,19 @@ OPTIONS = st.fixed_dictionaries(
 def test_random_games_keep_every_invariant_and_replay_exactly(players, options, seed):
     state, events, log = play_random_game(players, options, seed, steps=400)
     assert replay(players, options, seed, log) == state
+
+
+@settings(max_examples=20, deadline=None)
+@given(players=st.integers(6, 12), options=OPTIONS, seed=st.integers(0, 2**31))
+def test_random_simultaneous_games_keep_every_invariant_and_replay_exactly(players, options, seed):
+    options = {
+        **options,
+        "simultaneous": True,
+        "checking": "auto",
+        "double_deck": options["double_deck"] or players > 8,
+    }
+    state, events, log = play_random_game(players, options, seed, steps=400, lexicon=EveryWord([]))
+    assert replay(players, options, seed, log, lexicon=EveryWord([])) == state
 
 
 def reshuffle_hidden(state, seat, rng):

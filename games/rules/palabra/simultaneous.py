@@ -1,0 +1,245 @@
+"""Simultaneous play, the rulebook's variant for six or more players: everyone plays at once, in rounds.
+
+A round: each player may first lay a pre-play face down (``joker`` or ``shave``, the same actions and checks as in
+a turn) and draws replacements at once; then lays their play face down (``word``, ``build``, ``straight``,
+``flush``, ``vowels`` or ``exchange``) or ``pass``es, which makes them ready. What is laid down is final, as cards
+put face down on the table are. When every player still in the game is ready, everything is revealed: all
+pre-plays resolve together, then all plays; everyone's previous word leaves the table (unless someone built on it);
+then everyone draws back to 7, or, if the pile cannot refill every hand, the game ends there.
+
+Choices where the variant is silent:
+
+- Targets are the words on the table when the round began (the previous round's plays). "The previous player" for
+  the ``shaving`` option is the seat before yours.
+- What the others see before the reveal is what a real table shows: who is ready, how many cards each player has
+  face down, and in front of which words the pre-play cards lie; never which cards they are (a joker's back looks
+  like any other), what is shaved or what is spelled.
+- Words are looked up when laid down (there is no turn to vote in), so the table needs ``checking="auto"`` (the
+  default once ``simultaneous`` is chosen; ``checking="vote"`` is refused). A word not found is refused at once and
+  the player may lay something else.
+- Conflicts are all allowed "as though there were only one play":
+  * Scores: every player is credited as if theirs were the only pre-play or play. A shaver gains what the shaved
+    cards were worth in the word as it stood at the reveal, a builder scores the build as if alone. Each word
+    changes once and its owner loses exactly what the word lost: positions shaved by two players are shaved once;
+    two jokers cost the owner the word's value once; a shave and a joker together cost the owner the word's value,
+    and the shaver still gains the shaved cards' worth (see ``Palabra._resolve_preplays``).
+  * Cards: all pre-play cards go to the discard, as in a turn. Of several builds on one word, the first builder in
+    seat order after the word's owner takes the word's cards onto the table; the other builds score all the same,
+    and their added cards go to the discard.
+- Vowel plays and exchanges: their cards are shuffled back into the pile at the reveal, before anyone draws, so an
+  exchanger may draw some of their own cards again.
+- The end: if after a reveal the pile holds fewer cards than the hands need to get back to 7, the game ends at once,
+  nobody draws, and hands count as penalties. A player who used their last card in that round gets the
+  final-play multiplier on the play they made. The game also ends when the pile is empty and a whole round passes.
+- The impatient timer may be started while anyone is not ready; when it runs out, every player not yet ready
+  passes (a pre-play they laid stands).
+- Removal by the teacher mid-round: the player's hand and face-down cards are shuffled into the pile; their word
+  stays on the table until the reveal (others may have played against it), then goes like every other old word.
+  Fewer than six players may go on playing simultaneously.
+"""
+
+from typing import Any
+
+from games.engine import errors
+from games.engine.events import Event, event, private
+from games.engine.game import Action, Context, State
+from games.engine.rng import shuffled
+from games.engine.turns import active_seats
+
+from .deck import HAND_SIZE
+
+ROUND = "round"
+MIN_PLAYERS = 6
+PREPLAY_KINDS = ("joker", "shave")
+WORD_PLAYS = ("word", "build", "straight", "flush")
+
+
+def face_down_cards(state: State, seat: int) -> list[int]:
+    """The cards ``seat`` has laid face down this round (none outside simultaneous play)."""
+    rnd = state.get("round")
+    if not rnd:
+        return []
+    play = rnd["plays"][seat]
+    return [card for piece in rnd["preplays"][seat] or [] for card in piece["cards"]] + (play["cards"] if play else [])
+
+
+class SimultaneousRounds:
+    """The round flow of simultaneous play, mixed into :class:`~.game.Palabra`: it lays plays down with the same
+    checks (``_joker_pieces``, ``_word_play``...) and resolves them with the same scoring (``_resolve_preplays``,
+    ``_record``, ``_vowel_play``) as a turn does."""
+
+    def _start_round(self, state: State, events: list[Event], number: int = 1) -> None:
+        players = state["players"]
+        state["round"] = {"no": number, "preplays": [None] * players, "plays": [None] * players}
+        state.update(phase=ROUND, timer=None)
+        events.append(event("round", no=number))
+
+    def _not_ready(self, state: State) -> list[int]:
+        return [s for s in active_seats(state) if state["round"]["plays"][s] is None]
+
+    def _lay(self, state: State, seat: int | None, action: Action, ctx: Context, events: list[Event]) -> None:
+        """A pre-play or play laid face down in a simultaneous round."""
+        if seat is None:
+            raise errors.RuleError(errors.NOT_YOUR_TURN, "The teacher does not play cards.")
+        rnd = state["round"]
+        if rnd["plays"][seat] is not None:
+            raise errors.RuleError(errors.WRONG_PHASE, "You are ready: wait for the reveal.")
+        kind = action["type"]
+        if kind in PREPLAY_KINDS:
+            if rnd["preplays"][seat] is not None:
+                raise errors.RuleError(errors.WRONG_PHASE, "One pre-play a round: now lay your play or pass.")
+            pieces = (
+                self._joker_pieces(state, seat, action) if kind == "joker" else self._shave_pieces(state, seat, action)
+            )
+            cards = [card for piece in pieces for card in piece["cards"]]
+            self._take(state, seat, cards)
+            rnd["preplays"][seat] = pieces
+            words = sorted({piece["victim"] for piece in pieces})
+            events.append(private("preplay_laid", [seat], {"pieces": pieces}, seat=seat, count=len(cards), words=words))
+            self._draw(state, seat, events)
+            return
+        play = self._face_down_play(state, seat, action, ctx)
+        self._take(state, seat, play["cards"])
+        rnd["plays"][seat] = play
+        events.append(private("play_laid", [seat], {"play": play}, seat=seat, count=len(play["cards"])))
+        if not self._not_ready(state):
+            self._reveal(state, events)
+
+    def _face_down_play(self, state: State, seat: int, action: Action, ctx: Context) -> dict[str, Any]:
+        """A checked play: ``{type, cards}`` (the cards leaving the hand), plus the ``word`` and its ``lookup`` for
+        plays that go on the table."""
+        kind = action["type"]
+        if kind in WORD_PLAYS:
+            word, cards = getattr(self, f"_{kind}_play")(state, seat, action)
+            return {"type": kind, "cards": cards, "word": word, "lookup": self._auto_check(state, word, ctx)}
+        if kind == "vowels":
+            return {"type": kind, "cards": self._vowel_cards(state, seat, action)}
+        if kind == "exchange":
+            return {"type": kind, "cards": self._exchange_cards(state, seat, action)}
+        return {"type": "pass", "cards": []}
+
+    def _reveal(self, state: State, events: list[Event]) -> None:
+        """Turn everything over: all pre-plays, then all plays, old words off the table, then refill or end."""
+        rnd = state["round"]
+        seats = range(state["players"])
+        events.append(
+            event(
+                "revealed", no=rnd["no"], preplays=list(rnd["preplays"]), plays=[self._shown(p) for p in rnd["plays"]]
+            )
+        )
+        state["round"] = None  # everything laid is face up now: its cards go where the reveal puts them
+        self._resolve_preplays(state, [piece for s in seats for piece in rnd["preplays"][s] or []], events)
+        plays = rnd["plays"]
+        winners = self._build_winners(state, plays)
+        old_words, state["table"] = state["table"], [None] * state["players"]
+        for owner, word in enumerate(old_words):
+            if word and owner not in winners:
+                state["discard"].extend(word["cards"])
+                events.append(event("word_discarded", seat=owner, word=word["id"]))
+        placed: dict[int, dict[str, Any]] = {}
+        returned: list[int] = []
+        for seat in seats:
+            play = plays[seat]
+            if play is None:
+                continue
+            if play["type"] in WORD_PLAYS:
+                word = play["word"]
+                built_on = word.get("built_on")
+                if built_on and winners[built_on["seat"]] != seat:
+                    state["discard"].extend(play["cards"])
+                    self._record(state, word, events, play["lookup"], on_table=False)
+                else:
+                    state["table"][seat] = word
+                    self._record(state, word, events, play["lookup"])
+                placed[seat] = word
+            elif play["type"] == "vowels":
+                self._vowel_play(state, seat, play["cards"], events)
+            elif play["type"] == "exchange":
+                returned += play["cards"]
+                events.append(event("exchanged", seat=seat, count=len(play["cards"])))
+            else:
+                events.append(event("passed", seat=seat))
+        if returned:
+            state["pile"] = shuffled(state, state["pile"] + returned)
+        acted = any(rnd["preplays"]) or any(play and play["type"] != "pass" for play in plays)
+        self._end_round(state, events, placed, acted, rnd["no"])
+
+    def _build_winners(self, state: State, plays: list[dict[str, Any] | None]) -> dict[int, int]:
+        """For each word built on, the builder who takes its cards: the first in seat order after its owner."""
+        players = state["players"]
+        winners: dict[int, int] = {}
+        for offset in range(1, players):
+            for owner in range(players):
+                builder = (owner + offset) % players
+                play = plays[builder]
+                if owner not in winners and play and play["type"] == "build":
+                    if play["word"]["built_on"]["seat"] == owner:
+                        winners[owner] = builder
+        return winners
+
+    def _end_round(
+        self, state: State, events: list[Event], placed: dict[int, dict[str, Any]], acted: bool, number: int
+    ) -> None:
+        seats = active_seats(state)
+        needed = sum(HAND_SIZE - len(state["hands"][s]) for s in seats)
+        if needed > len(state["pile"]):
+            finals = [word for seat, word in placed.items() if not state["hands"][seat]]
+            self._end_game(state, events, "pile_short", finals=finals)
+        elif not acted and not state["pile"]:
+            self._end_game(state, events, "no_plays")
+        else:
+            for seat in seats:
+                self._draw(state, seat, events)
+            self._start_round(state, events, number + 1)
+
+    def _pass_stragglers(self, state: State, events: list[Event]) -> None:
+        """The impatient timer ran out: everyone not yet ready passes, then the round is revealed."""
+        for seat in self._not_ready(state):
+            state["round"]["plays"][seat] = {"type": "pass", "cards": []}
+            events.append(event("timed_out", seat=seat))
+        self._reveal(state, events)
+
+    def _leave_round(self, state: State, seat: int, events: list[Event]) -> None:
+        """The teacher removed ``seat`` mid-round: their hand and face-down cards go back into the pile."""
+        rnd = state["round"]
+        returned = state["hands"][seat] + face_down_cards(state, seat)
+        state["hands"][seat] = []
+        rnd["preplays"][seat] = rnd["plays"][seat] = None
+        state["pile"] = shuffled(state, state["pile"] + returned)
+        events.append(event("player_removed", seat=seat, returned=len(returned)))
+        if len(active_seats(state)) < 2:
+            self._end_game(state, events, "players_left")
+        elif not self._not_ready(state):
+            self._reveal(state, events)
+
+    def _round_view(self, state: State, seat: int | None) -> dict[str, Any] | None:
+        """The round as ``seat`` sees it: everyone's face-down card counts, and their own laid cards."""
+        rnd = state["round"]
+        if not rnd or state["finished"]:
+            return None
+        seats = []
+        for s in range(state["players"]):
+            pieces, play = rnd["preplays"][s], rnd["plays"][s]
+            seats.append(
+                {
+                    "ready": play is not None,
+                    "preplay_cards": sum(len(piece["cards"]) for piece in pieces or []),
+                    "preplay_words": sorted({piece["victim"] for piece in pieces or []}),
+                    "play_cards": len(play["cards"]) if play else 0,
+                }
+            )
+        mine = None
+        if seat is not None:
+            mine = {"preplay": rnd["preplays"][seat], "play": self._shown(rnd["plays"][seat])}
+        return {"no": rnd["no"], "seats": seats, "mine": mine}
+
+    def _shown(self, play: dict[str, Any] | None) -> dict[str, Any] | None:
+        """A laid play as its owner (and, after the reveal, everyone) sees it."""
+        if play is None:
+            return None
+        shown = {"type": play["type"], "cards": list(play["cards"])}
+        if "word" in play:
+            shown["letters"] = "".join(play["word"]["letters"])
+            shown["value"] = play["word"]["value"]
+            shown["built_on"] = play["word"].get("built_on")
+        return shown
