@@ -158,7 +158,7 @@ class Palabra(SimultaneousRounds, Game):
         for offset in range(players):
             self._draw(state, (first + offset) % players, events)
         if options["simultaneous"]:
-            state["turn"] = first
+            state["turn"] = None  # nobody is on turn: everyone plays at once
             self._start_round(state, events)
         else:
             self._start_turn(state, first, events)
@@ -740,6 +740,8 @@ class Palabra(SimultaneousRounds, Game):
     def _require_turn(self, state: State, seat: int | None, phases: tuple[str, ...]) -> None:
         if seat is None:
             raise errors.RuleError(errors.NOT_YOUR_TURN, "The teacher does not play cards.")
+        if state["phase"] == ROUND:
+            raise errors.RuleError(errors.WRONG_PHASE, "Everyone plays at once: lay a pre-play, a play or pass.")
         if state["phase"] in (VOTE, CHALLENGE) and seat == state["turn"]:
             raise errors.RuleError(errors.WRONG_PHASE, "Wait for the other players to settle your word.")
         if seat != state["turn"]:

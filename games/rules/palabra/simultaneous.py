@@ -124,7 +124,10 @@ class SimultaneousRounds:
         seats = range(state["players"])
         events.append(
             event(
-                "revealed", no=rnd["no"], preplays=list(rnd["preplays"]), plays=[self._shown(p) for p in rnd["plays"]]
+                "revealed",
+                no=rnd["no"],
+                preplays=list(rnd["preplays"]),
+                plays=[self._shown(p, public=True) for p in rnd["plays"]],
             )
         )
         state["round"] = None  # everything laid is face up now: its cards go where the reveal puts them
@@ -233,11 +236,13 @@ class SimultaneousRounds:
             mine = {"preplay": rnd["preplays"][seat], "play": self._shown(rnd["plays"][seat])}
         return {"no": rnd["no"], "seats": seats, "mine": mine}
 
-    def _shown(self, play: dict[str, Any] | None) -> dict[str, Any] | None:
-        """A laid play as its owner (and, after the reveal, everyone) sees it."""
+    def _shown(self, play: dict[str, Any] | None, public: bool = False) -> dict[str, Any] | None:
+        """A laid play as its owner sees it, or (``public``) as everyone sees it at the reveal: exchanged cards
+        show only their backs."""
         if play is None:
             return None
-        shown = {"type": play["type"], "cards": list(play["cards"])}
+        hidden = public and play["type"] == "exchange"
+        shown = {"type": play["type"], "count": len(play["cards"]), "cards": [] if hidden else list(play["cards"])}
         if "word" in play:
             shown["letters"] = "".join(play["word"]["letters"])
             shown["value"] = play["word"]["value"]

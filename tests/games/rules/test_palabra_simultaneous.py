@@ -139,7 +139,19 @@ def test_pre_play_comes_first_and_once_and_draws_replacements_at_once():
 def test_the_teacher_lays_nothing():
     state, _ = new(6)
     assert error_code(state, None, {"type": "pass"}) == "not_your_turn"
-    assert error_code(state, None, {"type": "vote", "accept": True}) == "wrong_phase"
+    assert error_code(state, None, {"type": "check"}) == "wrong_phase"
+
+
+@pytest.mark.parametrize("kind", ["vote", "withdraw", "insist", "challenge", "concede"])
+def test_there_are_no_votes_or_challenges_in_a_round(kind):
+    state, _ = new(6)
+    assert error_code(state, 1, {"type": kind, "accept": True}) == "wrong_phase"
+
+
+def test_nobody_is_on_turn_in_a_round():
+    state, _ = new(6)
+    assert RULES.view(state, 2)["turn"] is None and RULES.status(state).extra["turn"] is None
+    assert RULES.status(state).summary == "Round 1: everyone lays a play face down"
 
 
 def test_a_word_not_in_the_lexicon_is_refused_when_laid_and_the_player_may_lay_another():
@@ -266,6 +278,17 @@ def test_vowel_play_and_exchange_resolve_at_the_reveal():
     assert [len(h) for h in state["hands"]] == [7] * 6
     assert len(state["pile"]) == pile + 8 - 6 * 7
     assert_every_card_in_one_place(state)
+
+
+def test_exchanged_cards_stay_secret_at_the_reveal():
+    state, _ = new(6)
+    ids = give(state, {2: ["QRB", "ZRB"]})
+    state, _ = RULES.apply(state, 2, {"type": "exchange", "cards": ids[2]}, CTX)
+    assert RULES.view(state, 2)["round"]["mine"]["play"]["cards"] == ids[2]
+    state, events = play_round(state, {})
+    revealed = next(e for e in events if e["type"] == "revealed")
+    assert revealed["plays"][2] == {"type": "exchange", "count": 2, "cards": []}
+    assert all(ids[2][0] not in e.get("cards", []) for e in events if e["type"] != "drew")
 
 
 # -- conflicts: all allowed as though there were only one play -------------------------------------------------------
