@@ -30,9 +30,30 @@ class JsonConsumer(AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         self._sent_at: deque[float] = deque()
-        await self.accept_if_allowed()
+        user = self.scope["user"]
+        if not user.is_authenticated:
+            await self.close(code=CLOSE_UNAUTHENTICATED)
+            return
+        groups = await self.admit(user)
+        if groups is None:
+            await self.close(code=CLOSE_FORBIDDEN)
+            return
+        self.joined_groups = groups
+        for group in groups:
+            await self.channel_layer.group_add(group, self.channel_name)
+        await self.accept()
+        await self.on_connected()
 
-    async def accept_if_allowed(self) -> None:
+    async def disconnect(self, code: int) -> None:
+        for group in getattr(self, "joined_groups", []):
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+    async def admit(self, user) -> list[str] | None:
+        """The groups this logged-in ``user`` listens to here, or ``None`` if they may not connect."""
+        raise NotImplementedError
+
+    async def on_connected(self) -> None:
+        """Send the first snapshot."""
         raise NotImplementedError
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:

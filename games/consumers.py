@@ -9,7 +9,7 @@ import logging
 
 from channels.db import database_sync_to_async
 
-from config.websocket import CLOSE_FORBIDDEN, CLOSE_UNAUTHENTICATED, JsonConsumer
+from config.websocket import CLOSE_FORBIDDEN, JsonConsumer
 
 from . import selectors, services
 from .models import Table
@@ -28,25 +28,16 @@ class TableConsumer(JsonConsumer):
         "hello": {"last_seq": (int, False)},
     }
 
-    async def accept_if_allowed(self) -> None:
-        user = self.scope["user"]
-        if not user.is_authenticated:
-            await self.close(code=CLOSE_UNAUTHENTICATED)
-            return
+    async def admit(self, user) -> list[str] | None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         found = await self._access(user)
         if found is None:
-            await self.close(code=CLOSE_FORBIDDEN)
-            return
+            return None
         self.seat = found.seat
-        self.group = services.seat_group(self.table_id, self.seat)
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.accept()
-        await self.send_snapshot()
+        return [services.seat_group(self.table_id, self.seat)]
 
-    async def disconnect(self, code: int) -> None:
-        if hasattr(self, "group"):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+    async def on_connected(self) -> None:
+        await self.send_snapshot()
 
     @database_sync_to_async
     def _access(self, user) -> selectors.Access | None:
@@ -107,24 +98,14 @@ class LessonConsumer(JsonConsumer):
 
     schemas = {"hello": {}}
 
-    async def accept_if_allowed(self) -> None:
-        user = self.scope["user"]
-        if not user.is_authenticated:
-            await self.close(code=CLOSE_UNAUTHENTICATED)
-            return
+    async def admit(self, user) -> list[str] | None:
         self.lesson_id = int(self.scope["url_route"]["kwargs"]["lesson_id"])
-        rows = await self._rows_if_allowed(user)
-        if rows is None:
-            await self.close(code=CLOSE_FORBIDDEN)
-            return
-        self.group = services.lesson_group(self.lesson_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.accept()
-        await self.send_json(rows)
+        if await self._rows_if_allowed(user) is None:
+            return None
+        return [services.lesson_group(self.lesson_id)]
 
-    async def disconnect(self, code: int) -> None:
-        if hasattr(self, "group"):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+    async def on_connected(self) -> None:
+        await self.on_hello({})
 
     @database_sync_to_async
     def _rows_if_allowed(self, user) -> dict | None:

@@ -2,7 +2,7 @@
 
 from channels.db import database_sync_to_async
 
-from config.websocket import CLOSE_FORBIDDEN, CLOSE_UNAUTHENTICATED, JsonConsumer
+from config.websocket import CLOSE_FORBIDDEN, JsonConsumer
 
 from . import selectors
 from .models import Classroom
@@ -15,25 +15,14 @@ class ClassroomConsumer(JsonConsumer):
 
     schemas = {"hello": {}}
 
-    async def accept_if_allowed(self) -> None:
-        user = self.scope["user"]
-        if not user.is_authenticated:
-            await self.close(code=CLOSE_UNAUTHENTICATED)
-            return
+    async def admit(self, user) -> list[str] | None:
         self.classroom_id = int(self.scope["url_route"]["kwargs"]["classroom_id"])
-        snapshot = await self._snapshot_if_allowed(user)
-        if snapshot is None:
-            await self.close(code=CLOSE_FORBIDDEN)
-            return
-        self.groups_joined = [classroom_group(self.classroom_id), user_group(user.id)]
-        for group in self.groups_joined:
-            await self.channel_layer.group_add(group, self.channel_name)
-        await self.accept()
-        await self.send_json(snapshot)
+        if await self._snapshot_if_allowed(user) is None:
+            return None
+        return [classroom_group(self.classroom_id), user_group(user.id)]
 
-    async def disconnect(self, code: int) -> None:
-        for group in getattr(self, "groups_joined", []):
-            await self.channel_layer.group_discard(group, self.channel_name)
+    async def on_connected(self) -> None:
+        await self.on_hello({})
 
     @database_sync_to_async
     def _snapshot_if_allowed(self, user) -> dict | None:
