@@ -42,6 +42,7 @@ from typing import Any
 
 from games.engine import errors
 from games.engine.cards import Card, deal, shuffled_ids, take
+from games.engine.encounters import WordEncounter, played_and_seen
 from games.engine.events import Event, event, private, score
 from games.engine.game import Action, Context, Game, Option, State, Status
 from games.engine.rng import new_rng_state, shuffled
@@ -817,6 +818,16 @@ class Palabra(SimultaneousRounds, Game):
         return actions
 
     # -- views -----------------------------------------------------------------------------------
+    def encounters(self, state: State, events: list[Event]) -> list[WordEncounter]:
+        """A word that stands on the table (a build included) is played by its player and seen by the others.
+        Straights and flushes are not words: nobody learns a word from them."""
+        found: list[WordEncounter] = []
+        for ev in events:
+            if ev["type"] == "placed" and ev["word"]["kind"] == "word":
+                spelled = "".join(ev["word"]["letters"])
+                found += played_and_seen(active_seats(state), ev["seat"], spelled, spelled)
+        return found
+
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         deck = deck_for(state["options"])
         preplaying = self._may_preplay(state, seat)

@@ -3,10 +3,14 @@
 from games.engine import Context, WordSet
 from games.engine.encounters import PARSED, PLAYED, QUIZZED, SEEN, TAUGHT
 from games.rules.grabble import RULES as GRABBLE
+from games.rules.palabra import RULES as PALABRA
 from games.rules.palabras_cortas import RULES as CORTAS
 from games.rules.palabras_cortas_solitario import RULES as SOLITARIO
 from lexicons.normalise import spanish_key
 from tests.games.rules.test_grabble import CTX, NOUN_NSM, across, answer, logos, new, parse, play, tiles_at
+from tests.games.rules.test_palabra import arrange as palabra_arrange
+from tests.games.rules.test_palabra import new as palabra_new
+from tests.games.rules.test_palabra import play_word as palabra_play_word
 from tests.games.rules.test_palabras_cortas import act, lay, three_player_hand
 
 
@@ -78,3 +82,21 @@ def test_solitaire_words_are_played_by_the_one_player():
     state, _ = SOLITARIO.new_game(1, {}, 3)
     events = [{"type": "word", "word": "MAR", "key": "MAR"}, {"type": "score", "seat": 0, "points": 9}]
     assert summary(SOLITARIO.encounters(state, events)) == [(0, PLAYED, "MAR", None, ())]
+
+
+def test_palabra_word_is_played_by_its_player_and_seen_by_the_others():
+    state = palabra_new(3)
+    ids = palabra_arrange(state, {0: ["C", "A", "T"]})
+    state, events = palabra_play_word(state, 0, ids[0])
+    assert summary(PALABRA.encounters(state, events)) == [
+        (0, PLAYED, "CAT", None, ()),
+        (1, SEEN, "CAT", None, ()),
+        (2, SEEN, "CAT", None, ()),
+    ]
+
+
+def test_palabra_straights_teach_no_word():
+    state = palabra_new(3)
+    ids = palabra_arrange(state, {0: ["AR", "BR", "CG"]})
+    state, events = PALABRA.apply(state, 0, {"type": "straight", "cards": ids[0]}, Context())
+    assert PALABRA.encounters(state, events) == []
