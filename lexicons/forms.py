@@ -33,7 +33,7 @@ class MultipleFileField(forms.FileField):
 class UploadForm(forms.Form):
     name = forms.CharField(max_length=100)
     language = forms.CharField(
-        max_length=3,
+        max_length=20,  # longer input gets the helpful message from clean_language, not a bare length error
         initial="grc",
         help_text="ISO 639-3 code: <code>grc</code> Koine Greek, <code>spa</code> Spanish, <code>eng</code> English; "
         "other languages use the default key (accents removed, upper-case).",

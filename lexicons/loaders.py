@@ -6,8 +6,8 @@ Formats (``FORMATS``):
 - ``words``: one word a line, optionally a tab and a frequency (a number). Blank lines and lines starting with
   ``#`` are skipped.
 - ``csv``: comma- or tab-separated (tab when the file is ``.tsv`` or its first line has a tab), columns
-  ``form, lemma, pos, parse, gloss, frequency`` in that order; only ``form`` is required. A first row whose first
-  cell is ``form`` is a header, and then its column names (same names, any order) are used instead.
+  ``form, lemma, pos, parse, gloss, frequency`` in that order; only ``form`` is required. A first row with a cell
+  ``form`` is a header, and then its column names (same names, any order) are used instead.
   ``parse`` is empty, a JSON object (``{"case": "N"}``), ``name=value`` pairs separated by ``;``, or, for a Greek
   part of speech (``N-``, ``V-``, ``RA`` …), a MorphGNT 8-character code (``----NSM-``).
 - ``morphgnt``: MorphGNT SBLGNT token files (7 columns, or 8 with the Robinson code of the PyPI copy). Tokens are
@@ -214,7 +214,7 @@ def read_csv(path: Path, progress: Progress | None = None) -> Iterator[Record]:
         line_no = rows.line_num  # every physical line is fed to the reader, so this is the file's line
         if not row or not any(cell.strip() for cell in row):
             continue
-        if line_no == 1 and row[0].strip().lower() == "form":
+        if line_no == 1 and "form" in (cell.strip().lower() for cell in row):
             columns = _header(row, name)
             continue
         if len(row) > len(columns):

@@ -319,6 +319,7 @@ class LexiconWordList:
         self.language = lexicon.language
         self.lexicon_id = lexicon.pk
         self.version = lexicon.version
+        self.identity = _identity(lexicon)
         self.normalise = key_function(lexicon.language)
         # The set's own bound method, not a Python method calling it: a word check then costs one set lookup
         # (bench/lexicons measures it beside a plain set).
@@ -354,16 +355,23 @@ def word_list(lexicon: Lexicon | int) -> LexiconWordList:
         lexicon = Lexicon.objects.get(pk=lexicon)
     if not lexicon.is_usable:
         raise LexiconNotReady(f"{lexicon.name} has no complete import yet")
+    identity = _identity(lexicon)
     cached = _cache.get(lexicon.pk)
-    if cached is not None and cached.version == lexicon.version:
+    if cached is not None and cached.identity == identity:
         return cached
     with _cache_lock:
         cached = _cache.get(lexicon.pk)
-        if cached is None or cached.version != lexicon.version:
+        if cached is None or cached.identity != identity:
             keys = Entry.objects.filter(lexicon_id=lexicon.pk, version=lexicon.version).values_list("key", flat=True)
             cached = LexiconWordList(lexicon, frozenset(keys.iterator(chunk_size=20000)))
             _cache[lexicon.pk] = cached
     return cached
+
+
+def _identity(lexicon: Lexicon) -> tuple:
+    """What must match for cached keys to be this lexicon's current ones: a version number alone is not enough
+    when a deleted lexicon's id is reused (its creation time tells them apart)."""
+    return (lexicon.pk, lexicon.created, lexicon.version)
 
 
 def _forget(lexicon_id: int) -> None:

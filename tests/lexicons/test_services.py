@@ -1,0 +1,237 @@
+"""Imports (staged version, atomic swap), word lists and their cache, the import job, bundled lexicons."""
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from lexicons import morphology, selectors, services
+from lexicons.loaders import LexiconImportError
+from lexicons.models import Entry, ImportJob, Lexicon
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def lexicon():
+    return Lexicon.objects.create(name="Palabras", language="spa")
+
+
+def words_file(tmp_path, words, name="words.txt"):
+    path = tmp_path / name
+    path.write_text("".join(f"{w}\n" for w in words), encoding="utf-8")
+    return path
+
+
+def test_import_makes_a_ready_version_with_keys(lexicon, tmp_path):
+    count = services.import_lexicon(lexicon, "words", [words_file(tmp_path, ["canción", "año", "gato"])])
+    lexicon.refresh_from_db()
+    assert (count, lexicon.entry_count, lexicon.status, lexicon.version) == (3, 3, "ready", 1)
+    assert set(Entry.objects.filter(lexicon=lexicon).values_list("key", flat=True)) == {"CANCION", "AÑO", "GATO"}
+
+
+def test_forms_are_stored_nfc(lexicon, tmp_path):
+    services.import_lexicon(lexicon, "words", [words_file(tmp_path, ["cancio\u0301n"])])
+    assert Entry.objects.get(lexicon=lexicon).form == "canción"
+
+
+def test_hyphenated_words_abbreviations_and_numbers_are_skipped(lexicon, tmp_path):
+    services.import_lexicon(lexicon, "words", [words_file(tmp_path, ["gato", "bien-estar", "etc.", "42"])])
+    assert list(Entry.objects.filter(lexicon=lexicon).values_list("form", flat=True)) == ["gato"]
+
+
+def test_a_file_without_game_words_is_refused(lexicon, tmp_path):
+    with pytest.raises(LexiconImportError, match="no words found"):
+        services.import_lexicon(lexicon, "words", [words_file(tmp_path, ["# only", "# comments"])])
+    lexicon.refresh_from_db()
+    assert lexicon.status == "failed"
+    assert "no words found" in lexicon.error_message
+
+
+def test_a_new_version_replaces_the_old_entries(lexicon, tmp_path):
+    services.import_lexicon(lexicon, "words", [words_file(tmp_path, ["gato"])])
+    services.import_lexicon(lexicon, "words", [words_file(tmp_path, ["perro", "casa"])])
+    lexicon.refresh_from_db()
+    assert lexicon.version == 2
+    assert set(Entry.objects.filter(lexicon=lexicon).values_list("form", flat=True)) == {"perro", "casa"}
+    assert set(Entry.objects.filter(lexicon=lexicon).values_list("version", flat=True)) == {2}
+
+
+def test_failed_import_leaves_the_previous_version_in_place(lexicon, tmp_path, monkeypatch):
+    services.import_lexicon(lexicon, "words", [words_file(tmp_path, ["gato"])])
+    monkeypatch.setattr(services, "BATCH_SIZE", 2)  # so some staged rows are written before the bad line
+    bad = tmp_path / "bad.txt"
+    bad.write_text("perro\ncasa\nmesa\nsilla\nluz\tmucho\n", encoding="utf-8")
+    with pytest.raises(LexiconImportError) as error:
+        services.import_lexicon(lexicon, "words", [bad])
+    assert error.value.line == 5
+    lexicon.refresh_from_db()
+    assert (lexicon.version, lexicon.status, lexicon.entry_count) == (1, "ready", 1)
+    assert "line 5" in lexicon.error_message
+    assert list(Entry.objects.filter(lexicon=lexicon).values_list("form", flat=True)) == ["gato"]
+    assert services.word_list(lexicon).is_word("GATO")
+    assert not services.word_list(lexicon).is_word("PERRO")
+
+
+def test_successful_import_clears_the_previous_error(lexicon, tmp_path):
+    with pytest.raises(LexiconImportError):
+        services.import_lexicon(lexicon, "words", [words_file(tmp_path, ["# nothing"])])
+    services.import_lexicon(lexicon, "words", [words_file(tmp_path, ["gato"])])
+    lexicon.refresh_from_db()
+    assert (lexicon.status, lexicon.error_message) == ("ready", "")
+
+
+def test_progress_is_reported_per_batch(lexicon, tmp_path, monkeypatch):
+    monkeypatch.setattr(services, "BATCH_SIZE", 10)
+    calls = []
+    words = [f"palabra{chr(97 + i % 26)}{chr(97 + i // 26)}" for i in range(55)]
+    services.import_lexicon(
+        lexicon, "words", [words_file(tmp_path, words)], on_progress=lambda f, n: calls.append((f, n))
+    )
+    assert [n for _, n in calls] == [10, 20, 30, 40, 50, 55]
+    fractions = [f for f, _ in calls]
+    assert fractions == sorted(fractions)
+    assert fractions[-1] == 1.0
+
+
+def test_word_list_implements_the_games_protocol(lexicon, tmp_path):
+    path = tmp_path / "w.csv"
+    path.write_text("form,lemma,pos,gloss,frequency\naño,año,noun,year,5.9\naño,año,noun,year,5.9\n", encoding="utf-8")
+    services.import_lexicon(lexicon, "csv", [path])
+    words = services.word_list(lexicon)
+    assert words.language == "spa"
+    assert words.normalise("año") == "AÑO"
+    assert words.is_word("AÑO")
+    assert not words.is_word("ANO")
+    assert words.analyses("AÑO") == [
+        {"form": "año", "lemma": "año", "pos": "noun", "parse": {}, "gloss": "year", "frequency": 5.9}
+    ]
+    assert words.analyses("ANO") == []
+
+
+def test_word_list_keys_are_cached_until_the_version_changes(lexicon, tmp_path, django_assert_num_queries):
+    services.import_lexicon(lexicon, "words", [words_file(tmp_path, ["gato"])])
+    lexicon.refresh_from_db()
+    first = services.word_list(lexicon)
+    with django_assert_num_queries(0):
+        assert services.word_list(lexicon) is first
+    services.import_lexicon(lexicon, "words", [words_file(tmp_path, ["perro"])])
+    lexicon.refresh_from_db()
+    second = services.word_list(lexicon)
+    assert second is not first
+    assert second.is_word("PERRO") and not second.is_word("GATO")
+
+
+def test_word_list_cache_is_not_fooled_by_a_reused_id(tmp_path):
+    first = Lexicon.objects.create(name="A", language="eng")
+    services.import_lexicon(first, "words", [words_file(tmp_path, ["cat"])])
+    first.refresh_from_db()
+    assert services.word_list(first).is_word("CAT")
+    pk = first.pk
+    first.delete()
+    second = Lexicon.objects.create(pk=pk, name="B", language="spa")
+    services.import_lexicon(second, "words", [words_file(tmp_path, ["gato"])])
+    second.refresh_from_db()
+    words = services.word_list(second)
+    assert (words.language, words.is_word("GATO"), words.is_word("CAT")) == ("spa", True, False)
+
+
+def test_word_list_of_a_lexicon_without_a_version_is_refused(lexicon):
+    with pytest.raises(services.LexiconNotReady):
+        services.word_list(lexicon)
+
+
+def test_import_job_records_progress_and_completion(lexicon, tmp_path, monkeypatch):
+    monkeypatch.setattr(services, "BATCH_SIZE", 10)
+    path = words_file(tmp_path, [f"gato{chr(97 + i % 26)}{chr(97 + i // 26)}" for i in range(30)])
+    job = ImportJob.objects.create(lexicon=lexicon, format="words", files=[str(path)])
+    seen = []
+    original = services.import_lexicon
+
+    def spy(*args, on_progress, **kwargs):
+        def record(fraction, entries):
+            on_progress(fraction, entries)
+            job.refresh_from_db()
+            seen.append((job.status, job.percent, job.entries_done))
+
+        return original(*args, on_progress=record, **kwargs)
+
+    monkeypatch.setattr(services, "import_lexicon", spy)
+    services.run_import_job(job.pk)
+    job.refresh_from_db()
+    assert (job.status, job.percent, job.entries_done) == ("done", 100, 30)
+    assert seen[0] == ("running", seen[0][1], 10)
+    assert all(status == "running" and percent < 100 for status, percent, _ in seen)
+    assert not path.exists()
+
+
+def test_failed_import_job_keeps_the_message(lexicon, tmp_path):
+    path = tmp_path / "words.txt"
+    path.write_bytes("gato\nca\u00f1on\n".encode("latin-1"))
+    job = ImportJob.objects.create(lexicon=lexicon, format="words", files=[str(path)])
+    services.run_import_job(job.pk)
+    job.refresh_from_db()
+    assert job.status == "failed"
+    assert "words.txt, line 2" in job.error_message
+    assert job.finished is not None
+
+
+def test_celery_task_runs_the_job(lexicon, tmp_path, django_capture_on_commit_callbacks):
+    path = words_file(tmp_path, ["gato"])
+    with django_capture_on_commit_callbacks(execute=True):
+        job = services.start_import(lexicon, "words", [str(path)])
+    job.refresh_from_db()
+    assert job.status == "done"
+    assert services.word_list(Lexicon.objects.get(pk=lexicon.pk)).is_word("GATO")
+
+
+def test_load_lexicon_command(tmp_path, capsys):
+    call_command("load_lexicon", str(words_file(tmp_path, ["cat", "dog"])), format="words", language="eng", name="Pets")
+    lexicon = Lexicon.objects.get(name="Pets")
+    assert (lexicon.language, lexicon.entry_count) == ("eng", 2)
+    assert "100%" in capsys.readouterr().err
+
+
+def test_load_lexicon_command_reports_bad_input(tmp_path):
+    path = tmp_path / "words.txt"
+    path.write_text("cat\ndog\tlots\n", encoding="utf-8")
+    with pytest.raises(CommandError, match="line 2"):
+        call_command("load_lexicon", str(path), format="words", language="eng", name="Pets")
+
+
+def test_bundled_greek_answers_logos(bundled_lexicons):
+    greek = services.word_list(bundled_lexicons["koine-greek"])
+    key = greek.normalise("λόγος")
+    assert key == "ΛΟΓΟΣ" and greek.is_word(key)
+    (logos,) = [a for a in greek.analyses(key) if a["form"] == "λόγος"]
+    assert logos["lemma"] == "λόγος"
+    assert morphology.describe(logos["pos"], logos["parse"]) == "noun, nominative singular masculine"
+    assert logos["gloss"].startswith("a word, speech")
+    assert logos["frequency"] > 50
+
+
+def test_bundled_greek_elision_and_shared_keys(bundled_lexicons):
+    greek = services.word_list(bundled_lexicons["koine-greek"])
+    assert {a["lemma"] for a in greek.analyses("ΔΙ")} == {"διά"}
+    assert {"ἡ", "ἤ", "ᾗ"} <= {a["form"] for a in greek.analyses("Η")}
+    assert not greek.is_word(greek.normalise("Ἰησοῦς"))  # proper noun
+
+
+def test_bundled_spanish_and_english(bundled_lexicons):
+    spanish = services.word_list(bundled_lexicons["spanish"])
+    assert spanish.is_word(spanish.normalise("canción")) and spanish.is_word("AÑO")
+    assert spanish.size > 500_000
+    english = services.word_list(bundled_lexicons["english"])
+    assert english.is_word("QUIXOTIC") and not english.is_word("QWXZ")
+
+
+def test_loading_bundled_lexicons_again_changes_nothing(bundled_lexicons):
+    versions = {slug: lexicon.version for slug, lexicon in bundled_lexicons.items()}
+    again = services.load_bundled_lexicons()
+    assert {slug: lexicon.version for slug, lexicon in again.items()} == versions
+
+
+def test_search_finds_by_key_form_and_lemma(bundled_lexicons):
+    greek = bundled_lexicons["koine-greek"]
+    by_key = selectors.search(greek, "ΛΟΓΟΣ")
+    assert "noun, nominative singular masculine" in {r["description"] for r in by_key}
+    by_lemma = selectors.search(greek, "λόγος")
+    assert {"λόγου", "λόγον"} <= {r["form"] for r in by_lemma}
