@@ -3,8 +3,9 @@
 // (renderers/<slug>.js, or renderers/generic.js when a game has none yet).
 //
 // A renderer exports render(container, ctx) and may export describe(event, ctx) -> string for the event log and
-// prompt(view, ctx) -> string for the turn banner. ctx: { view, table, seq, seat, isTeacher, events, send(action),
-// name(seat) }.
+// prompt(view, ctx) -> string for the turn banner, and myTurn(view, ctx) -> bool when having an action available does
+// not mean it is the player's turn (anyone may start a game's timer, say).
+// ctx: { view, table, seq, seat, isTeacher, events, send(action), name(seat) }.
 import { connectLive } from "../js/live.js";
 import { el } from "./dom.js";
 
@@ -71,12 +72,18 @@ function clearError() {
   errorBox.textContent = "";
 }
 
+function isMine() {
+  const { view } = current;
+  if (seat === null) return false;
+  return renderer.myTurn ? renderer.myTurn(view, context()) : (view.actions || []).length > 0;
+}
+
 function turnText() {
   const { view, table } = current;
   if (table.status === "paused") return "The teacher has paused this game.";
   if (table.status === "finished" || view.phase === "finished") return "The game is over.";
   const prompt = renderer.prompt ? renderer.prompt(view, context()) : "";
-  if (seat !== null && (view.actions || []).length) return `Your turn${prompt ? `: ${prompt}` : "."}`;
+  if (isMine()) return `Your turn${prompt ? `: ${prompt}` : "."}`;
   if (typeof view.turn === "number") return `Waiting for ${name(view.turn)}.`;
   return prompt || `Phase: ${view.phase ?? "…"}`;
 }
@@ -93,7 +100,7 @@ function describe(event) {
 
 function draw() {
   banner.textContent = turnText();
-  banner.dataset.mine = String(seat !== null && (current.view.actions || []).length > 0 && current.table.status === "playing");
+  banner.dataset.mine = String(isMine() && current.table.status === "playing");
   root.dataset.seq = String(current.seq);
   root.dataset.status = current.table.status;
   renderer.render(container, context());

@@ -1,0 +1,190 @@
+"""Palabra at a live table: a teacher starts a lesson for three students, the hands are arranged through the rules'
+own test helper, then every move goes through the real pages — PALABRA, a shave, a word with a wild card taken to
+the vote and settled by the teacher's check, a joker — and the scores on every page are the table's."""
+
+import re
+import time
+
+import pytest
+from playwright.sync_api import expect
+
+from games.models import Table
+from games.rules import GAMES
+from learning import services
+from learning.models import User
+from lexicons.models import Entry, Lexicon
+from lexicons.normalise import normalise
+from tests.games.rules.test_palabra import PALABRA, arrange
+
+pytestmark = pytest.mark.browser
+
+NAMES = ["Amy", "Ben", "Cleo"]
+
+
+def english_lexicon() -> Lexicon:
+    lexicon = Lexicon.objects.create(name="Tiny English", language="eng", version=1, status="ready")
+    Entry.objects.bulk_create(
+        Entry(lexicon=lexicon, version=1, form=form, key=normalise(form, "eng")) for form in ("cat", "dog", "tea")
+    )
+    return lexicon
+
+
+def join(page, base: str, code: str, name: str) -> None:
+    page.goto(f"{base}/join")
+    page.get_by_label("Class code").fill(code)
+    page.get_by_label("Your name").fill(name)
+    page.get_by_role("button", name="Join").click()
+    expect(page.locator("[data-live-status]")).to_have_text("live")
+
+
+def start_palabra(base: str, new_page, options: tuple[str, ...] = ()) -> tuple[Table, list, object]:
+    """Three students join an English class; the teacher starts Palabra with the tiny lexicon. Returns the table,
+    the students' pages in seat order and the teacher's page (on the table)."""
+    teacher_user = User.objects.create_user(username="teach", password="a-good-password-42", role=User.Role.TEACHER)
+    classroom = services.create_classroom(teacher_user, "English 1", "eng")
+    english_lexicon()
+    pages = {}
+    for name in NAMES:
+        pages[name] = new_page()
+        join(pages[name], base, classroom.join_code, name)
+    teacher = new_page()
+    teacher.goto(f"{base}/login/")
+    teacher.get_by_label("Username").fill("teach")
+    teacher.get_by_label("Password").fill("a-good-password-42")
+    teacher.get_by_role("button", name="Log in").click()
+    teacher.goto(f"{base}/classes/{classroom.id}/")
+    teacher.get_by_role("link", name="Start a lesson").click()
+    teacher.get_by_label("Game").select_option("palabra")
+    teacher.get_by_label("Lexicon").select_option(label="Tiny English (eng)")
+    for label in options:
+        teacher.get_by_label(label).check()
+    teacher.get_by_label("Players per table").fill("3")
+    teacher.get_by_role("button", name="Start the lesson").click()
+    expect(teacher.locator("h1")).to_have_text("Lesson dashboard")
+    table = Table.objects.get()
+    for page in pages.values():
+        page.wait_for_url(re.compile(rf"/games/tables/{table.id}/$"))
+    by_seat = {seat.number: pages[seat.student.display_name] for seat in table.seats.select_related("student")}
+    teacher.goto(f"{base}/games/tables/{table.id}/")
+    return table, [by_seat[s] for s in range(3)], teacher
+
+
+def arrange_table(table: Table, hands: dict[int, list[str]], **changes) -> dict[int, list[int]]:
+    """Deal known hands (seat 0 on turn) straight into the table's state; the pages then reload their snapshot."""
+    state = table.state
+    ids = arrange(state, hands, turn=0)
+    state.update(changes)
+    table.state = state
+    table.save(update_fields=["state"])
+    return ids
+
+
+def reload(pages) -> None:
+    for page in pages:
+        page.reload()
+        expect(page.locator("[data-live-status]")).to_have_text("live")
+
+
+def click_cards(page, ids: list[int]) -> None:
+    for card in ids:
+        page.locator(f"[data-testid=hand-card][data-card-id='{card}']").click()
+
+
+def expect_scores(pages, scores: list[int]) -> None:
+    for page in pages:
+        for seat, score in enumerate(scores):
+            expect(page.get_by_test_id(f"score-{seat}")).to_have_text(str(score))
+
+
+def test_three_players_shave_joker_and_vote_with_the_teachers_check(live_server_url, new_page):
+    table, (first, second, third), teacher = start_palabra(live_server_url, new_page)
+    ids = arrange_table(
+        table,
+        {0: PALABRA, 1: ["PGY", "RRB", "CG", "AB", "wild", "E", "S"], 2: ["joker", "D", "O", "G", "E", "N", "I"]},
+    )
+    everyone = [first, second, third, teacher]
+    reload(everyone)
+    expect(first.get_by_test_id("turn-banner")).to_contain_text("Your turn")
+    for page, seat in ((first, 0), (second, 1), (third, 2)):
+        shown = page.get_by_test_id("hand-card").evaluate_all("els => els.map(e => Number(e.dataset.cardId))")
+        assert sorted(shown) == sorted(ids[seat])  # each page shows its own hand, never another's
+    expect(teacher.get_by_test_id("hand-card")).to_have_count(0)
+    # Cards are drawn with a shape per colour and stars as ★×3.
+    p_card = first.locator(f"[data-testid=hand-card][data-card-id='{ids[0][0]}']")
+    expect(p_card).to_contain_text("★×3")
+    expect(p_card).to_contain_text("▲")
+
+    # The first player spells PALABRA (always a word: no vote): 12 × 3 × 3 + 70 = 178.
+    click_cards(first, ids[0])
+    expect(first.get_by_test_id("picked")).to_contain_text("PALABRA")
+    first.get_by_test_id("do-word").click()
+    expect_scores(everyone, [178, 0, 0])
+    expect(second.get_by_test_id("count-0")).to_have_text("7")
+
+    # The second player shaves the first's P and R: the word is highlighted, their P and R offered under those letters.
+    expect(second.get_by_test_id("word-0")).to_have_class(re.compile("is-target"))
+    expect(third.get_by_test_id("word-0")).not_to_have_class(re.compile("is-target"))
+    expect(third.get_by_test_id("shave-0-0")).to_have_count(0)  # only the next player may shave the first's word
+    expect(second.get_by_test_id("shave-0-2").locator("option")).to_have_count(2)  # no L: only the wild card fits
+    second.get_by_test_id("shave-0-0").select_option(str(ids[1][0]))
+    second.get_by_test_id("shave-0-5").select_option(str(ids[1][1]))
+    second.get_by_test_id("shave-0").click()
+    expect_scores(everyone, [151, 27, 0])
+    expect(third.get_by_test_id("value-0")).to_have_text("151 points")
+
+    # The second player plays C A + a wild card: the page asks for the wild card's letter before sending.
+    c, a, wild = ids[1][2], ids[1][3], ids[1][4]
+    click_cards(second, [c, a, wild])
+    second.get_by_test_id("do-word").click()
+    expect(second.get_by_test_id("plan-note")).to_contain_text("Choose the letter")
+    second.get_by_label("Letter for the wild card").select_option("T")
+    expect(second.get_by_test_id("picked")).to_contain_text("CAT")
+    second.get_by_test_id("do-word").click()
+
+    # The others reject it, the second player insists; the teacher settles it by looking it up: CAT stands (3 + 1 + 0).
+    for page in (first, third):
+        expect(page.get_by_test_id("pending")).to_contain_text("CAT")
+        page.get_by_test_id("do-vote-reject").click()
+    second.get_by_test_id("do-insist").click()
+    expect(first.get_by_test_id("do-challenge")).to_be_visible()
+    teacher.get_by_test_id("do-check").click()
+    expect_scores(everyone, [151, 31, 0])
+    expect(third.get_by_test_id("pending")).to_have_count(0)
+
+    # The third player jokers the first's word: its remaining 151 go.
+    expect(third.get_by_test_id("turn-banner")).to_contain_text("Your turn")
+    expect(third.get_by_test_id("word-0")).to_have_class(re.compile("is-target"))
+    third.get_by_test_id("joker-0").check()
+    third.get_by_test_id("play-jokers").click()
+    expect_scores(everyone, [0, 31, 0])
+    expect(second.get_by_test_id("word-0")).to_contain_text("jokered")
+    third.get_by_test_id("do-pass").click()
+    expect(first.get_by_test_id("turn-banner")).to_contain_text("Your turn")
+
+    table.refresh_from_db()
+    assert GAMES["palabra"].scores(table.state) == [0, 31, 0]
+    expect_scores(everyone, table.state["scores"])
+
+
+def test_the_impatient_timer_counts_down_and_passes_the_player(live_server_url, new_page):
+    table, (first, second, third), teacher = start_palabra(
+        live_server_url, new_page, options=("Impatient one-minute timer",)
+    )
+    arrange_table(table, {0: ["C", "A", "T"], 1: ["D"], 2: ["E"]})
+    reload([first, second, third])
+    expect(first.get_by_test_id("turn-banner")).to_contain_text("Your turn")
+    second.get_by_test_id("do-start_timer").click()
+    expect(first.get_by_test_id("timer")).to_contain_text("s left for you")
+    on_turn = table.seats.get(number=0).student.display_name
+    expect(third.get_by_test_id("timer")).to_contain_text(f"s left for {on_turn}")
+
+    # A minute is long for a test: bring the deadline near, as if the minute had nearly run.
+    table.refresh_from_db()
+    table.state["timer"]["deadline"] = time.time() + 2
+    table.save(update_fields=["state"])
+    reload([first, second, third])
+    expect(second.get_by_test_id("turn-banner")).to_contain_text("Your turn")
+    expect(first.get_by_test_id("timer")).to_have_count(0)
+    table.refresh_from_db()
+    assert table.moves.order_by("-seq").first().action == {"type": "timer_expired"}
+    assert table.state["turn"] == 1
