@@ -62,8 +62,8 @@ function cardLabel(c, letter) {
 function face(c, { letter = null, shaved = false } = {}) {
   const shown = c.kind === "letter" ? c.letter : letter || (c.kind === "joker" ? "J" : "?");
   return [
-    el("span", { className: "pa-letter" }, shown),
     c.kind === "joker" ? "" : el("span", { className: "pa-value" }, String(c.value)),
+    el("span", { className: "pa-letter" }, shown),
     SPECIAL[c.kind] ? el("span", { className: "pa-kind" }, SPECIAL[c.kind]) : "",
     c.stars ? el("span", { className: "pa-stars" }, `★×${c.stars}`) : "",
     el("span", { className: "pa-shapes", "aria-hidden": "true" },
@@ -75,7 +75,7 @@ function face(c, { letter = null, shaved = false } = {}) {
 
 function card(c, { letter = null, onClick = null, testid = null, extraClass = "", title = null, shaved = false } = {}) {
   const props = {
-    className: `pa-card pa-${c.kind}${extraClass ? ` ${extraClass}` : ""}`,
+    className: `pa-card pa-${c.kind}${shaved ? " is-shaved" : ""}${extraClass ? ` ${extraClass}` : ""}`,
     dataset: { cardId: c.id, colors: c.kind === "joker" ? "K" : c.colors, kind: c.kind },
     title: title || cardLabel(c, letter),
     "aria-label": `${cardLabel(c, letter)}${shaved ? ", shaved" : ""}`,
@@ -392,11 +392,12 @@ function buildArea(view, ctx, byId) {
   const side = (name, label) => el("div", { className: `pa-line${b.side === name ? " is-active" : ""}`, "data-testid": `build-${name}` },
     el("label", {}, el("input", { type: "radio", name: "pa-build-side", checked: b.side === name, on: { change: () => { b.side = name; ctx.rerender(); } } }), ` ${label}`),
     lineOf(b[name], byId, ctx, (id) => b[name].splice(b[name].indexOf(id), 1)));
-  const spelledText = [...b.before.map((id) => byId.get(id).letter || plan.letters[id] || "?"), target.letters.join("").toLowerCase(), ...b.after.map((id) => byId.get(id).letter || plan.letters[id] || "?")].join("");
+  const added = (ids) => ids.map((id) => byId.get(id).letter || plan.letters[id] || "?").join("");
   return el("div", { className: "pa-builder pa-building", "data-testid": "build-area" },
     el("p", {}, `Building on ${ctx.name(b.seat)}'s ${target.letters.join("")}: click cards to add them ${b.side === "before" ? "before" : "after"} it.`),
     side("before", "Before the word"), side("after", "After the word"),
-    el("p", {}, "Spells ", el("strong", { className: "pa-spelled" }, spelledText)),
+    el("p", {}, "Spells ", el("strong", { className: "pa-spelled", "data-testid": "build-spelled" },
+      added(b.before), el("span", { className: "pa-old-letters" }, target.letters.join("")), added(b.after))),
     el("div", { className: "pa-buttons" },
       el("button", {
         className: "btn btn-primary", type: "button", disabled: !b.before.length && !b.after.length, "data-testid": "do-build",
