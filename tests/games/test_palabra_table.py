@@ -173,9 +173,10 @@ async def test_over_the_websocket_each_student_sees_only_their_own_hand(teacher,
 # -- junk from the page ------------------------------------------------------------------------------------------
 TYPES = ["word", "straight", "build", "flush", "vowels", "exchange", "joker", "shave", "vote", "check",
          "start_timer", "timer_expired", "withdraw", "insist", "challenge", "concede", "pass", "nonsense"]  # fmt: skip
+FIELDS = st.sampled_from(["card", "at", "seat", "letter"])
 JUNK = st.recursive(
     st.none() | st.booleans() | st.integers(-3, 200) | st.text(max_size=3),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(["card", "at", "seat", "letter"]), inner),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(FIELDS, inner),
     max_leaves=6,
 )
 ACTIONS = st.fixed_dictionaries(
