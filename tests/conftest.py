@@ -1,12 +1,16 @@
 """Fixtures shared by the whole suite."""
 
+import os
+
 import pytest
+from celery.contrib.testing.worker import start_worker
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.test import Client
 
 from config.asgi import application
+from config.celery import app as celery_app
 from learning import services
 from learning.models import Classroom, User
 
@@ -43,3 +47,46 @@ async def communicator(path: str, user: User | None = None, origin: str = "http:
     if user is not None:
         headers.append((b"cookie", await database_sync_to_async(session_cookie_for)(user)))
     return WebsocketCommunicator(application, path, headers=headers)
+
+
+@pytest.fixture(scope="session")
+def _bundled_lexicons_loaded(django_db_setup, django_db_blocker) -> None:
+    from lexicons.services import load_bundled_lexicons
+
+    with django_db_blocker.unblock():
+        load_bundled_lexicons()
+
+
+@pytest.fixture
+def bundled_lexicons(_bundled_lexicons_loaded, db) -> dict:
+    """The real bundled lexicons by slug ("koine-greek", "spanish", "english"), loaded once per test session
+    (about 15 s). Pass one to ``lexicons.services.word_list`` for a games ``WordList``. Reloaded only if a
+    transactional test flushed them."""
+    from lexicons.services import load_bundled_lexicons
+
+    return load_bundled_lexicons()
+
+
+REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+
+
+def _forget_broker_connections() -> None:
+    """An eager task run earlier in this process (eager runs still take a producer) left the app's connection and
+    producer pools on the memory:// broker; messages sent through them would never reach the worker. Celery
+    itself drops them this way after a fork."""
+    celery_app._pool = None
+    celery_app.amqp._producer_pool = None
+
+
+@pytest.fixture
+def celery_worker_on_redis():
+    """The Celery app pointed at the real Redis with one real worker thread; everything is put back after."""
+    saved = {key: celery_app.conf[key] for key in ("broker_url", "result_backend", "task_always_eager")}
+    celery_app.conf.update(broker_url=REDIS_URL, result_backend=REDIS_URL, task_always_eager=False)
+    _forget_broker_connections()
+    try:
+        with start_worker(celery_app, pool="solo", perform_ping_check=False, loglevel="WARNING"):
+            yield celery_app
+    finally:
+        celery_app.conf.update(saved)
+        _forget_broker_connections()

@@ -2,17 +2,13 @@
 the servers share, and Celery's broker and result backend with a real worker. Not skipped when Redis
 is missing: a machine without it is misconfigured, and CI must say so."""
 
-import os
 import uuid
 
 import pytest
-from celery.contrib.testing.worker import start_worker
 from channels_redis.core import RedisChannelLayer
 
-from config.celery import app as celery_app
 from config.celery import ping
-
-REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+from tests.conftest import REDIS_URL
 
 pytestmark = pytest.mark.redis
 
@@ -39,22 +35,10 @@ async def test_channels_redis_group_send_reaches_every_member(redis_layer):
     await redis_layer.flush()
 
 
-@pytest.fixture
-def celery_on_redis():
-    """Point the app at the real Redis and run one real worker thread, then put everything back."""
-    saved = {key: celery_app.conf[key] for key in ("broker_url", "result_backend", "task_always_eager")}
-    celery_app.conf.update(broker_url=REDIS_URL, result_backend=REDIS_URL, task_always_eager=False)
-    try:
-        with start_worker(celery_app, pool="solo", perform_ping_check=False, loglevel="WARNING"):
-            yield celery_app
-    finally:
-        celery_app.conf.update(saved)
-
-
-def test_celery_task_round_trip_through_redis(celery_on_redis):
-    with celery_on_redis.connection_for_write() as connection:
+def test_celery_task_round_trip_through_redis(celery_worker_on_redis):
+    with celery_worker_on_redis.connection_for_write() as connection:
         assert connection.transport.driver_type == "redis"
-    assert type(celery_on_redis.backend).__name__ == "RedisBackend"
+    assert type(celery_worker_on_redis.backend).__name__ == "RedisBackend"
     result = ping.delay()
     assert result.get(timeout=20) == "pong"
     assert result.successful()

@@ -1,44 +1,23 @@
 """The learning jobs through a real Celery worker on the real Redis (as ``tests/test_real_services.py`` does):
 a move's recording and a class report, each enqueued on commit and run by the worker, not in-process."""
 
-import os
 import time
 
 import pytest
-from celery.contrib.testing.worker import start_worker
 from django.db import transaction
 
-from config.celery import app as celery_app
 from games.rules import GAMES
 from learning import services
 from learning.models import Encounter, Report
 from tests.learning import encounter_factory as f
 
-REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
-
 pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True)]
 
 
-def _forget_broker_connections() -> None:
-    """An eager task run earlier in this process (eager runs still take a producer) left the app's connection and
-    producer pools on the memory:// broker; messages sent through them would never reach the worker. Celery
-    itself drops them this way after a fork."""
-    celery_app._pool = None
-    celery_app.amqp._producer_pool = None
-
-
 @pytest.fixture
-def worker(monkeypatch):
+def worker(monkeypatch, celery_worker_on_redis):
     monkeypatch.setitem(GAMES, f.SLUG, f.RULES)
-    saved = {key: celery_app.conf[key] for key in ("broker_url", "result_backend", "task_always_eager")}
-    celery_app.conf.update(broker_url=REDIS_URL, result_backend=REDIS_URL, task_always_eager=False)
-    _forget_broker_connections()
-    try:
-        with start_worker(celery_app, pool="solo", perform_ping_check=False, loglevel="WARNING"):
-            yield
-    finally:
-        celery_app.conf.update(saved)
-        _forget_broker_connections()
+    return celery_worker_on_redis
 
 
 def _wait_for(check, timeout: float = 30.0):
