@@ -72,8 +72,9 @@ class Entry(models.Model):
 
     class Meta:
         indexes = [
+            # The one index: every lookup goes by key (a form's key finds the form too). Each extra index slows
+            # imports (bench/lexicons).
             models.Index(fields=["lexicon", "version", "key"], name="lexicons_entry_key"),
-            models.Index(fields=["lexicon", "version", "form"], name="lexicons_entry_form"),
         ]
 
     def __str__(self) -> str:

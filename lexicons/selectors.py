@@ -24,7 +24,8 @@ def usable_lexicons(language: str | None = None) -> QuerySet[Lexicon]:
 
 
 def search(lexicon: Lexicon, query: str, limit: int = SEARCH_LIMIT) -> list[dict[str, Any]]:
-    """Entries of the current version whose key is the query's key, or whose form or lemma is the query as written.
+    """Entries of the current version whose key is the query's key (which finds the form as written too), or whose
+    lemma is the query as written (not indexed: a scan of the lexicon, fine for the browse page).
 
     Each result carries ``description``: the parse in words (Greek parts of speech) or the raw part of speech."""
     query = unicodedata.normalize("NFC", query.strip())
@@ -33,7 +34,7 @@ def search(lexicon: Lexicon, query: str, limit: int = SEARCH_LIMIT) -> list[dict
     key = normalise(query, lexicon.language)
     entries = (
         Entry.objects.filter(lexicon=lexicon, version=lexicon.version)
-        .filter(Q(key=key) | Q(form=query) | Q(lemma=query))
+        .filter(Q(key=key) | Q(lemma=query))
         .order_by("key", F("frequency").desc(nulls_last=True), "form", "pk")[:limit]
     )
     return [{**_as_dict(entry), "description": describe(entry.pos, entry.parse)} for entry in entries]

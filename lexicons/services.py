@@ -26,6 +26,7 @@ from lexicons.normalise import key_function
 logger = logging.getLogger(__name__)
 
 BATCH_SIZE = 5000
+COPY_BATCH_SIZE = 50000  # PostgreSQL: fewer, larger COPYs (bench/lexicons)
 MAX_FORM_LENGTH = Entry._meta.get_field("form").max_length
 DATA_DIR = Path(__file__).resolve().parent / "data"
 _COLUMNS = ("lexicon_id", "version", "form", "key", "lemma", "pos", "parse", "gloss", "frequency")
@@ -134,9 +135,10 @@ def _write_entries(
 ) -> int:
     count = 0
     batch: list[tuple] = []
+    size = COPY_BATCH_SIZE if connection.vendor == "postgresql" else BATCH_SIZE
     for row in _rows(lexicon, version, records):
         batch.append(row)
-        if len(batch) >= BATCH_SIZE:
+        if len(batch) >= size:
             count += _insert(batch)
             batch.clear()
             if on_progress:

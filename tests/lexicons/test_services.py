@@ -58,6 +58,7 @@ def test_a_new_version_replaces_the_old_entries(lexicon, tmp_path):
 def test_failed_import_leaves_the_previous_version_in_place(lexicon, tmp_path, monkeypatch):
     services.import_lexicon(lexicon, "words", [words_file(tmp_path, ["gato"])])
     monkeypatch.setattr(services, "BATCH_SIZE", 2)  # so some staged rows are written before the bad line
+    monkeypatch.setattr(services, "COPY_BATCH_SIZE", 2)
     bad = tmp_path / "bad.txt"
     bad.write_text("perro\ncasa\nmesa\nsilla\nluz\tmucho\n", encoding="utf-8")
     with pytest.raises(LexiconImportError) as error:
@@ -81,6 +82,7 @@ def test_successful_import_clears_the_previous_error(lexicon, tmp_path):
 
 def test_progress_is_reported_per_batch(lexicon, tmp_path, monkeypatch):
     monkeypatch.setattr(services, "BATCH_SIZE", 10)
+    monkeypatch.setattr(services, "COPY_BATCH_SIZE", 10)
     calls = []
     words = [f"palabra{chr(97 + i % 26)}{chr(97 + i // 26)}" for i in range(55)]
     services.import_lexicon(
@@ -141,6 +143,7 @@ def test_word_list_of_a_lexicon_without_a_version_is_refused(lexicon):
 
 def test_import_job_records_progress_and_completion(lexicon, tmp_path, monkeypatch):
     monkeypatch.setattr(services, "BATCH_SIZE", 10)
+    monkeypatch.setattr(services, "COPY_BATCH_SIZE", 10)
     path = words_file(tmp_path, [f"gato{chr(97 + i % 26)}{chr(97 + i // 26)}" for i in range(30)])
     job = ImportJob.objects.create(lexicon=lexicon, format="words", files=[str(path)])
     seen = []

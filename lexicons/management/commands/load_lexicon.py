@@ -25,9 +25,7 @@ class Command(BaseCommand):
         language = options["language"].strip().lower()
         if not (len(language) == 3 and language.isalpha()):
             raise CommandError(f"--language must be a three-letter ISO 639-3 code, not {options['language']!r}")
-        lexicon, created = Lexicon.objects.get_or_create(
-            name=options["name"], language=language, owner=None, slug=None
-        )
+        lexicon, created = Lexicon.objects.get_or_create(name=options["name"], language=language, owner=None, slug=None)
         if options["source"] or options["licence"]:
             lexicon.source, lexicon.licence = options["source"], options["licence"]
             lexicon.save(update_fields=["source", "licence"])
