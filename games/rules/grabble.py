@@ -460,7 +460,8 @@ class Grabble(Game):
                 else [_wrong_fields(g, w["analysis"]) for g, w in zip(answer, play["words"], strict=True)]
             )
             perfect = wrong is not None and not any(wrong)
-            results[str(seat)] = {"answered": answer is not None, "perfect": perfect, "wrong": wrong}
+            # The answers are shown once marked (the group quiz's teaching moment) and feed the learning records.
+            results[str(seat)] = {"answered": answer is not None, "perfect": perfect, "wrong": wrong, "given": answer}
             points = quiz["credits"].get(str(seat), play["base"] if perfect else 0)
             play["learning"][str(seat)] = points
             if points:
@@ -583,7 +584,7 @@ class Grabble(Game):
                 for seat, result in ev["results"].items():
                     if not result["answered"]:
                         continue
-                    for word, wrong in zip(ev["words"], result["wrong"], strict=True):
+                    for word, wrong, given in zip(ev["words"], result["wrong"], result["given"], strict=True):
                         fields = tuple("pos" if f == "part of speech" else f for f in wrong)
                         found.append(
                             WordEncounter(
@@ -591,6 +592,7 @@ class Grabble(Game):
                                 kind=QUIZZED,
                                 correct=not fields,
                                 wrong_fields=fields,
+                                given=given,
                                 **_encounter_details(word, turn=ev["play"]),
                             )
                         )
@@ -647,7 +649,11 @@ class Grabble(Game):
             "turn": state["turn"] if state["phase"] == "play" else None,
             "actions": self.actions(state, seat),
             "board": {
-                name: {"letter": sq["letter"], "blank": bag[sq["tile"]]["letter"] == ""}
+                name: {
+                    "letter": sq["letter"],
+                    "blank": bag[sq["tile"]]["letter"] == "",
+                    "value": bag[sq["tile"]]["value"],
+                }
                 for name, sq in state["board"].items()
             },
             "premiums": {name: kind for name, kind in PREMIUMS.items() if name not in state["board"]},

@@ -49,6 +49,8 @@ def test_grabble_marked_quiz_turn_records_each_answer_field_by_field_and_the_tea
             (placer, TAUGHT, "ΛΟΓΟΣ", None, ()),
         ]
     )
+    given = next(e.given for e in GRABBLE.encounters(state, events) if e.seat == wrong and e.kind == QUIZZED)
+    assert (given["lemma"], given["parse"]["case"]) == ("λέγω", "A")
 
 
 def test_grabble_moves_without_words_report_nothing():
