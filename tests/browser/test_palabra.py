@@ -6,10 +6,13 @@ import re
 import time
 
 import pytest
+from django.conf import settings
+from django.test import Client
 from playwright.sync_api import expect
 
 from games.models import Table
 from games.rules import GAMES
+from games.services import apply_action, start_lesson
 from learning import services
 from learning.models import User
 from lexicons.models import Entry, Lexicon
@@ -188,3 +191,33 @@ def test_the_impatient_timer_counts_down_and_passes_the_player(live_server_url, 
     table.refresh_from_db()
     assert table.moves.order_by("-seq").first().action == {"type": "timer_expired"}
     assert table.state["turn"] == 1
+
+
+def test_simultaneous_rounds_show_who_is_ready_and_what_you_laid(live_server_url, new_page):
+    teacher = User.objects.create_user(username="teach", password="a-good-password-42", role=User.Role.TEACHER)
+    classroom = services.create_classroom(teacher, "English 1", "eng")
+    for n in range(6):
+        services.join_classroom(classroom.join_code, f"Player {n}")
+    lesson = start_lesson(teacher, classroom, "palabra", english_lexicon(), {"simultaneous": True}, 6)
+    table = lesson.tables.get()
+    users = {seat.number: seat.student.user for seat in table.seats.select_related("student__user")}
+    page = new_page()
+    client = Client()
+    client.force_login(users[0])
+    page.context.add_cookies(
+        [{"name": settings.SESSION_COOKIE_NAME, "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
+          "url": live_server_url}]
+    )  # fmt: skip
+    page.goto(f"{live_server_url}/games/tables/{table.id}/")
+    expect(page.get_by_test_id("round")).to_contain_text("Round 1")
+    expect(page.get_by_test_id("turn-banner")).to_contain_text("Your turn: round 1")
+    page.get_by_test_id("do-pass").click()
+    expect(page.get_by_test_id("round")).to_contain_text("You laid: pre-play none; play pass")
+    expect(page.get_by_test_id("turn-banner")).not_to_contain_text("Your turn")
+    # The other five pass through the services (whose broadcasts stay in this process: the page reloads its
+    # snapshot); everything is revealed and the next round starts.
+    for seat in range(1, 6):
+        apply_action(table.id, users[seat], {"type": "pass"})
+    reload([page])
+    expect(page.get_by_test_id("round")).to_contain_text("Round 2")
+    expect(page.get_by_test_id("do-pass")).to_be_visible()
