@@ -146,3 +146,35 @@ def replayed_state(table: Table) -> dict[str, Any]:
         else:
             state, _ = rules.apply(state, move.seat, move.action, ctx)
     return state
+
+
+def grabble_sheet(table: Table) -> dict[str, Any]:
+    """The Grabble score sheet the rulebook has players keep: each turn's words and base score, each player's
+    learning points, the placer's teaching points, and the totals. Read from the rules' spectator view, so
+    analyses of turns not yet quizzed stay hidden while the quiz runs."""
+    view = GAMES["grabble"].view(table.state, None)
+    seated = players(table)
+    names = {p["seat"]: p["name"] for p in seated}
+    seats = [p["seat"] for p in seated]
+    turns = [
+        {
+            "turn": play["turn"],
+            "player": names.get(play["seat"], f"seat {play['seat']}"),
+            "words": play["words"],
+            "bonus": play["bonus"],
+            "base": play["base"],
+            "marked": play["marked"],
+            "learning": [play["learning"].get(str(s)) for s in seats],
+            "teaching": play["teaching"],
+        }
+        for play in view["sheet"]
+    ]
+    totals = view["totals"]
+    return {
+        "players": seated,
+        "turns": turns,
+        "learning": [totals["learning"][s] for s in seats],
+        "teaching": [totals["teaching"][s] for s in seats],
+        "final": [totals["final"][s] for s in seats],
+        "phase": view["phase"],
+    }

@@ -8,6 +8,7 @@ urlpatterns = [
     path("lessons/<int:lesson_id>/", views.lesson_dashboard, name="lesson"),
     path("lessons/<int:lesson_id>/end/", views.end_lesson, name="end_lesson"),
     path("tables/<int:table_id>/", views.table, name="table"),
+    path("tables/<int:table_id>/sheet/", views.grabble_sheet, name="grabble_sheet"),
     path("tables/<int:table_id>/pause/", views.pause_table, name="pause_table"),
     path("tables/<int:table_id>/resume/", views.resume_table, name="resume_table"),
     path("tables/<int:table_id>/end/", views.end_table, name="end_table"),

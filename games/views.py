@@ -131,3 +131,13 @@ def remove_player(request: HttpRequest, table_id: int, seat: int) -> HttpRespons
         lambda: services.remove_player(request.user, table_id, seat),
         "The player was taken out of the game.",
     )
+
+
+@login_required
+def grabble_sheet(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The printable score sheet of a Grabble table, for its players and the class's teacher."""
+    table = get_object_or_404(Table.objects.select_related("lesson__classroom"), pk=table_id, game="grabble")
+    if selectors.access(request.user, table) is None:
+        raise PermissionDenied("You do not play at this table.")
+    context = {"table": table, "info": selectors.table_info(table), "sheet": selectors.grabble_sheet(table)}
+    return render(request, "games/grabble_sheet.html", context)

@@ -1,0 +1,560 @@
+// Grabble: the 15×15 board with its premiums, the racks, laying tiles (click a rack tile, then a square; click a
+// laid tile to take it back; a blank asks for its letter on a Greek keyboard), a parse form for every word the
+// tiles form (computed here as games/engine/board.py does, so the player sees the cross words too), exchange,
+// pass and suggestions, the teacher's approval panel, the quiz turn by turn with the answers and the analyses
+// once marked, partial credit, and the learning/teaching/final scores.
+import { el } from "../dom.js";
+
+const SIZE = 15;
+const COLUMNS = "ABCDEFGHIJKLMNO";
+const ALPHABET = "ΑΒΓΔΕΖΗΘΙΚΛΜΝΞΟΠΡΣΤΥΦΧΨΩ";
+const PREMIUM_NAMES = { TW: "triple word", DW: "double word", TL: "triple letter", DL: "double letter" };
+const LETTER_FACTOR = { DL: 2, TL: 3 };
+const WORD_FACTOR = { DW: 2, TW: 3 };
+
+// The parse vocabulary of lexicons/morphology.py (POS, VALUES, fields_for); the server checks every parse.
+const POS = {
+  N: "noun", V: "verb", A: "adjective", D: "adverb", C: "conjunction", P: "preposition", X: "particle",
+  I: "interjection", RA: "article", RP: "personal pronoun", RD: "demonstrative pronoun", RR: "relative pronoun",
+  RI: "interrogative/indefinite pronoun",
+};
+const VALUES = {
+  person: { 1: "first", 2: "second", 3: "third" },
+  tense: { P: "present", I: "imperfect", F: "future", A: "aorist", X: "perfect", Y: "pluperfect" },
+  voice: { A: "active", M: "middle", P: "passive", E: "middle/passive" },
+  mood: { I: "indicative", D: "imperative", S: "subjunctive", O: "optative", N: "infinitive", P: "participle" },
+  case: { N: "nominative", G: "genitive", D: "dative", A: "accusative", V: "vocative" },
+  number: { S: "singular", P: "plural" },
+  gender: { M: "masculine", F: "feminine", N: "neuter" },
+  degree: { C: "comparative", S: "superlative" },
+};
+const NOMINALS = new Set(["N", "A", "RA", "RP", "RD", "RR", "RI"]);
+// Fields a player may leave at "none": nominals without gender (ἐγώ), words without a degree.
+const OPTIONAL = new Set(["gender", "degree"]);
+
+// The fields to ask for: fields_for, except that gender and degree are offered (optional) since the player says
+// whether the word has them.
+function fieldsFor(pos, parse) {
+  if (pos === "V") {
+    if (!parse.mood) return ["mood"];
+    if (parse.mood === "N") return ["tense", "voice", "mood"];
+    if (parse.mood === "P") return ["tense", "voice", "mood", "case", "number", "gender"];
+    return ["person", "tense", "voice", "mood", "number"];
+  }
+  if (NOMINALS.has(pos)) return ["case", "number", "gender", "degree"];
+  return pos ? ["degree"] : [];
+}
+
+// -- Beta Code (lexicons/betacode.py for letters, breathings, accents, diaeresis, iota subscript, sigmas) ----------
+const BETA_LETTERS = {
+  a: "α", b: "β", g: "γ", d: "δ", e: "ε", z: "ζ", h: "η", q: "θ", i: "ι", k: "κ", l: "λ", m: "μ", n: "ν",
+  c: "ξ", o: "ο", p: "π", r: "ρ", s: "σ", t: "τ", u: "υ", f: "φ", x: "χ", y: "ψ", w: "ω", v: "ϝ",
+};
+const BETA_MARKS = { ")": ["\u0313", 0], "(": ["\u0314", 0], "+": ["\u0308", 0], "/": ["\u0301", 1], "\\": ["\u0300", 1], "=": ["\u0342", 1], "|": ["\u0345", 2] };
+const SIGMAS = { 1: "σ", 2: "ς", 3: "ϲ" };
+
+function looksLikeBetaCode(text) {
+  return /^[\x00-\x7f]*$/.test(text) && /[a-z]/i.test(text);
+}
+
+// The Greek that Beta Code `text` spells (NFC), or null when it is not Beta Code.
+export function betaToGreek(text) {
+  const out = [];
+  let i = 0;
+  const marks = () => {
+    const found = [];
+    while (i < text.length && text[i] in BETA_MARKS) found.push(BETA_MARKS[text[i++]]);
+    return found;
+  };
+  const withMarks = (letter, found) => letter + found.sort((a, b) => a[1] - b[1]).map((m) => m[0]).join("");
+  while (i < text.length) {
+    const ch = text[i];
+    if (ch === "*") {
+      i += 1;
+      const before = marks();
+      if (i >= text.length || !(text[i].toLowerCase() in BETA_LETTERS)) return null;
+      const letter = BETA_LETTERS[text[i++].toLowerCase()].toUpperCase();
+      out.push(withMarks(letter, before.concat(marks())));
+    } else if (ch.toLowerCase() in BETA_LETTERS) {
+      i += 1;
+      let letter = BETA_LETTERS[ch.toLowerCase()];
+      if (letter === "σ" && text[i] in SIGMAS) letter = SIGMAS[text[i++]];
+      else if (letter === "σ") {
+        let j = i;
+        while (j < text.length && text[j] in BETA_MARKS) j += 1;
+        if (j >= text.length || !(text[j].toLowerCase() in BETA_LETTERS || text[j] === "*")) letter = "ς";
+      }
+      out.push(withMarks(letter, marks()));
+    } else if (/[\s.,-]/.test(ch)) {
+      out.push(ch);
+      i += 1;
+    } else {
+      return null;
+    }
+  }
+  return out.join("").normalize("NFC");
+}
+
+// -- the board ----------------------------------------------------------------------------------------------------
+const sq = (row, col) => `${COLUMNS[col]}${row + 1}`;
+const rc = (name) => [Number(name.slice(1)) - 1, COLUMNS.indexOf(name[0])];
+
+// The words (lists of squares, main word first) that `placed` forms on `board`, or an explanation why none.
+export function wordsFormed(board, placed) {
+  const isTile = (r, c) => r >= 0 && c >= 0 && r < SIZE && c < SIZE && (sq(r, c) in board || sq(r, c) in placed);
+  const spots = Object.keys(placed).map(rc).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  if (!spots.length) return { words: [] };
+  const rows = new Set(spots.map((s) => s[0]));
+  const cols = new Set(spots.map((s) => s[1]));
+  if (rows.size > 1 && cols.size > 1) return { words: [], problem: "All tiles of a move go in one line, across or down." };
+  const across = [0, 1];
+  const down = [1, 0];
+  const directions = spots.length === 1 ? [across, down] : [rows.size === 1 ? across : down];
+  const [dr, dc] = directions[0];
+  const last = spots[spots.length - 1];
+  for (let [r, c] = spots[0]; r !== last[0] || c !== last[1];) {
+    r += dr; c += dc;
+    if (!isTile(r, c)) return { words: [], problem: `The word has a gap at ${sq(r, c)}.` };
+  }
+  const run = ([r, c], [sr, sc]) => {
+    while (isTile(r - sr, c - sc)) { r -= sr; c -= sc; }
+    const squares = [];
+    for (; isTile(r, c); r += sr, c += sc) squares.push(sq(r, c));
+    return squares;
+  };
+  const words = directions.map((d) => run(spots[0], d)).filter((w) => w.length > 1);
+  if (spots.length > 1) {
+    const cross = directions[0] === across ? down : across;
+    for (const spot of spots) {
+      const w = run(spot, cross);
+      if (w.length > 1) words.push(w);
+    }
+  }
+  return { words, problem: words.length ? "" : "Single-letter words are not allowed." };
+}
+
+// A word's base score as the rules count it: premiums only under the newly laid tiles.
+function wordScore(squares, board, placed, premiums) {
+  let total = 0;
+  let factor = 1;
+  for (const name of squares) {
+    if (name in placed) {
+      total += placed[name].value * (LETTER_FACTOR[premiums[name]] || 1);
+      factor *= WORD_FACTOR[premiums[name]] || 1;
+    } else {
+      total += board[name].value;
+    }
+  }
+  return total * factor;
+}
+
+// -- what the player is putting together survives re-renders ----------------------------------------------------
+let draft = { placed: [], selected: null, blankAt: null, exchanging: false, exchange: [] };
+const parses = {}; // "play:ΛΟΓΟΣ" / "quiz3:ΛΟΓΟΣ" -> { lemma, pos, parse }
+const suggestion = { text: "", square: "", direction: "" };
+
+function syncDraft(view, ctx) {
+  const rack = new Set((view.racks?.[String(ctx.seat)] || []).map((t) => t.id));
+  draft.placed = draft.placed.filter((p) => rack.has(p.tile) && !(p.square in view.board));
+  draft.exchange = draft.exchange.filter((id) => rack.has(id));
+  if (!rack.has(draft.selected)) draft.selected = null;
+  if (!draft.placed.some((p) => p.square === draft.blankAt)) draft.blankAt = null;
+  if (!(view.actions || []).includes("play")) draft = { placed: [], selected: null, blankAt: null, exchanging: false, exchange: [] };
+}
+
+function parseFor(key) {
+  if (!parses[key]) parses[key] = { lemma: "", pos: "", parse: {} };
+  return parses[key];
+}
+
+// The parse as the server reads it: only the fields this part of speech (and mood) uses.
+function payload(word, entry) {
+  const fields = fieldsFor(entry.pos, entry.parse);
+  const parse = {};
+  for (const name of fields) if (entry.parse[name]) parse[name] = entry.parse[name];
+  return { word, lemma: entry.lemma.trim(), pos: entry.pos, parse };
+}
+
+// -- pieces -------------------------------------------------------------------------------------------------------
+function tile(letter, value, { blank = false, extra = "", label, onClick, testid, dataset } = {}) {
+  const body = [el("span", { className: "gr-letter greek", lang: "grc" }, letter || "·"), el("span", { className: "gr-value" }, String(value))];
+  const props = { className: `gr-tile${blank ? " is-blank" : ""}${extra}`, title: `${letter || "blank"}, ${value} point${value === 1 ? "" : "s"}`, dataset };
+  if (testid) props["data-testid"] = testid;
+  if (!onClick) return el("span", props, body);
+  return el("button", { ...props, type: "button", "aria-label": label, on: { click: onClick } }, body);
+}
+
+function greek(text, props = {}) {
+  return el("span", { className: "greek", lang: "grc", ...props }, text);
+}
+
+function select(label, options, value, onChange, testid) {
+  return el("select", { "aria-label": label, "data-testid": testid, dataset: { focus: label }, on: { change: (e) => onChange(e.target.value) } },
+    options.map(([v, text]) => el("option", { value: v, selected: v === value }, text)));
+}
+
+// One word's parse form: lemma (Greek with or without accents, or Beta Code, shown converted as it is typed),
+// part of speech, then the fields that part of speech and mood use.
+function parseForm(word, key, ctx, extra = "") {
+  const entry = parseFor(key);
+  const preview = el("span", { className: "gr-preview greek", lang: "grc", "data-testid": "lemma-preview" });
+  const showPreview = () => {
+    const text = entry.lemma.trim();
+    const converted = looksLikeBetaCode(text) ? betaToGreek(text) : null;
+    preview.textContent = looksLikeBetaCode(text) ? (converted ? `→ ${converted}` : "→ not Beta Code") : "";
+  };
+  showPreview();
+  const lemma = el("input", {
+    type: "text", value: entry.lemma, maxLength: 60, autocomplete: "off", spellcheck: false, lang: "grc", className: "greek",
+    "aria-label": `Lemma of ${word}`, placeholder: "λόγος or lo/gos", dataset: { focus: `Lemma of ${word}` },
+    on: { input: (e) => { entry.lemma = e.target.value; showPreview(); } },
+  });
+  const rerender = (change) => { change(); ctx.rerender(); };
+  const fields = fieldsFor(entry.pos, entry.parse).map((name) => {
+    const choices = Object.entries(VALUES[name]).map(([v, text]) => [v, text]);
+    const blankChoice = OPTIONAL.has(name) ? ["", "none"] : ["", `${name}…`];
+    return el("label", { className: "gr-field" }, el("span", {}, name),
+      select(`${name} of ${word}`, [blankChoice, ...choices], entry.parse[name] || "", (v) => rerender(() => { entry.parse[name] = v; })));
+  });
+  return el("div", { className: "gr-parse", "data-testid": "parse-form", dataset: { word } },
+    el("div", { className: "gr-parse-word" }, greek(word, { className: "greek gr-word" }), extra),
+    el("label", { className: "gr-field" }, el("span", {}, "lemma"), lemma, preview),
+    el("label", { className: "gr-field" }, el("span", {}, "part of speech"),
+      select(`Part of speech of ${word}`, [["", "choose…"], ...Object.entries(POS)], entry.pos, (v) => rerender(() => { entry.pos = v; }))),
+    fields);
+}
+
+function describeAnalysis(word) {
+  if (!word.analysis) return "";
+  const a = word.analysis;
+  return el("span", { className: "gr-analysis" },
+    greek(a.form || word.word), " from ", greek(a.lemma), `: ${word.description || a.pos}`,
+    a.gloss ? ` — “${a.gloss}”` : "", a.approved ? " (approved by the teacher)" : "");
+}
+
+// -- sections -----------------------------------------------------------------------------------------------------
+function scoresSection(view, ctx) {
+  const seats = ctx.table.players.map((p) => p.seat);
+  const row = (label, key) => el("tr", {}, el("th", {}, label),
+    seats.map((s) => el("td", { className: "num", "data-testid": `${key}-${s}` }, String(view.totals[key][s]))));
+  return el("section", { className: "card gr-status" },
+    el("div", { className: "gr-facts" },
+      el("span", { className: "chip", "data-testid": "bag" }, `Bag: ${view.bag} tile${view.bag === 1 ? "" : "s"}`),
+      el("span", { className: "chip", "data-testid": "phase" }, phaseText(view, ctx))),
+    el("table", { className: "table gr-scores", "data-testid": "scores" },
+      el("thead", {}, el("tr", {}, el("th", {}, ""), seats.map((s) => el("th", { className: `num${view.turn === s ? " is-turn" : ""}` }, ctx.name(s))))),
+      el("tbody", {}, row("Learning", "learning"), row("Teaching", "teaching"), row("Total", "final"))));
+}
+
+function phaseText(view, ctx) {
+  switch (view.phase) {
+    case "play": return `Playing: ${ctx.name(view.turn)} ${view.turn === ctx.seat ? "are" : "is"} on turn`;
+    case "approval": return "Waiting for the teacher to approve a word";
+    case "quiz": return `Quiz: turn ${view.quiz.play + 1} of ${view.sheet.length}`;
+    case "review": return "Quiz done: the teacher reviews";
+    default: return "Game over";
+  }
+}
+
+function boardSection(view, ctx) {
+  const can = new Set(view.actions || []);
+  const placed = Object.fromEntries(draft.placed.map((p) => [p.square, p]));
+  const rackTiles = new Map((view.racks?.[String(ctx.seat)] || []).map((t) => [t.id, t]));
+  const cells = [el("span", { className: "gr-corner" })];
+  for (const c of COLUMNS) cells.push(el("span", { className: "gr-head" }, c));
+  for (let r = 0; r < SIZE; r += 1) {
+    cells.push(el("span", { className: "gr-head" }, String(r + 1)));
+    for (let c = 0; c < SIZE; c += 1) {
+      const name = sq(r, c);
+      const onBoard = view.board[name];
+      const mine = placed[name];
+      const premium = view.premiums[name];
+      const centre = name === view.centre;
+      let content = "";
+      if (onBoard) content = tile(onBoard.letter, onBoard.value, { blank: onBoard.blank });
+      else if (mine) {
+        const face = rackTiles.get(mine.tile);
+        content = tile(mine.letter || "?", face.value, {
+          blank: face.letter === "", extra: " is-new", label: `Take ${mine.letter || "the blank"} back from ${name}`,
+          onClick: () => { draft.placed = draft.placed.filter((p) => p !== mine); ctx.rerender(); },
+        });
+      } else if (centre) content = el("span", { className: "gr-premium-label greek", lang: "grc" }, "★ ἄρχου");
+      else if (premium) content = el("span", { className: "gr-premium-label" }, premium);
+      const label = `${name}${centre ? " ἄρχου, the centre (double word)" : premium ? ` ${PREMIUM_NAMES[premium]}` : ""}`;
+      const props = { className: `gr-square${premium ? ` gr-${premium}` : ""}${centre ? " gr-centre" : ""}`, dataset: { square: name }, title: label };
+      const free = !onBoard && !mine;
+      if (free && can.has("play") && draft.selected !== null) {
+        cells.push(el("button", { ...props, type: "button", "aria-label": label, on: { click: () => placeSelected(name, rackTiles, ctx) } }, content));
+      } else {
+        cells.push(el("div", props, content));
+      }
+    }
+  }
+  return el("section", { className: "card gr-board-card" },
+    el("div", { className: "gr-board", "data-testid": "board", role: "grid", "aria-label": "The board" }, cells));
+}
+
+function placeSelected(name, rackTiles, ctx) {
+  const face = rackTiles.get(draft.selected);
+  draft.placed.push({ tile: draft.selected, square: name, letter: face.letter });
+  if (face.letter === "") draft.blankAt = name;
+  draft.selected = null;
+  ctx.rerender();
+}
+
+function keyboard(ctx) {
+  const choose = (letter) => {
+    const p = draft.placed.find((x) => x.square === draft.blankAt);
+    if (p) p.letter = letter;
+    draft.blankAt = null;
+    ctx.rerender();
+  };
+  return el("div", { className: "gr-keyboard", "data-testid": "keyboard", role: "group", "aria-label": "The blank's letter" },
+    el("p", {}, `Which letter is the blank on ${draft.blankAt}?`),
+    [...ALPHABET].map((letter) => el("button", { className: "btn gr-key greek", lang: "grc", type: "button", on: { click: () => choose(letter) } }, letter)));
+}
+
+function rackSection(view, ctx) {
+  const can = new Set(view.actions || []);
+  const rack = view.racks?.[String(ctx.seat)];
+  if (!rack) return "";
+  const laid = new Set(draft.placed.map((p) => p.tile));
+  const tiles = rack.filter((t) => !laid.has(t.id)).map((t) => {
+    const picked = draft.exchanging ? draft.exchange.includes(t.id) : draft.selected === t.id;
+    const onClick = draft.exchanging
+      ? () => { draft.exchange = picked ? draft.exchange.filter((id) => id !== t.id) : [...draft.exchange, t.id]; ctx.rerender(); }
+      : can.has("play") ? () => { draft.selected = picked ? null : t.id; ctx.rerender(); } : undefined;
+    const verb = draft.exchanging ? (picked ? "Keep" : "Exchange") : (picked ? "Put down" : "Pick up");
+    return tile(t.letter, t.value, {
+      blank: t.letter === "", extra: picked ? " is-picked" : "", label: `${verb} ${t.letter || "the blank"}`, onClick,
+      testid: "rack-tile", dataset: { tileId: t.id, letter: t.letter },
+    });
+  });
+  const controls = [];
+  if (can.has("play") && !draft.exchanging) {
+    controls.push(el("p", { className: "help" }, draft.selected !== null ? "Now click a square of the board." : "Click a tile, then a square; click a laid tile to take it back."));
+  }
+  if (can.has("exchange")) {
+    if (draft.exchanging) {
+      controls.push(el("button", { className: "btn btn-primary", type: "button", disabled: !draft.exchange.length,
+        on: { click: () => ctx.send({ type: "exchange", tiles: draft.exchange }) } }, `Exchange ${draft.exchange.length} tile${draft.exchange.length === 1 ? "" : "s"}`));
+      controls.push(el("button", { className: "btn", type: "button", on: { click: () => { draft.exchanging = false; draft.exchange = []; ctx.rerender(); } } }, "Cancel exchange"));
+    } else {
+      controls.push(el("button", { className: "btn", type: "button", on: { click: () => { draft.exchanging = true; draft.placed = []; draft.selected = null; ctx.rerender(); } } }, "Exchange tiles…"));
+    }
+  }
+  if (can.has("pass")) controls.push(el("button", { className: "btn", type: "button", on: { click: () => ctx.send({ type: "pass" }) } }, "Pass"));
+  return el("section", { className: "card gr-rack-card" },
+    el("h2", {}, "Your rack", draft.exchanging ? el("span", { className: "muted" }, " · choose the tiles to put back in the bag") : ""),
+    el("div", { className: "gr-rack", "data-testid": "my-rack" }, tiles),
+    draft.blankAt ? keyboard(ctx) : "",
+    el("div", { className: "gr-controls" }, controls));
+}
+
+function moveSection(view, ctx) {
+  if (!(view.actions || []).includes("play") || !draft.placed.length) return "";
+  const placed = {};
+  const rackTiles = new Map(view.racks[String(ctx.seat)].map((t) => [t.id, t]));
+  for (const p of draft.placed) placed[p.square] = { letter: p.letter, value: rackTiles.get(p.tile).value };
+  const { words, problem } = wordsFormed(view.board, placed);
+  const spell = (squares) => squares.map((s) => (placed[s] || view.board[s]).letter || "?").join("");
+  const ready = !problem && !draft.placed.some((p) => !p.letter);
+  const formed = ready ? words.map((w) => ({ word: spell(w), score: wordScore(w, view.board, placed, view.premiums) })) : [];
+  const unique = [...new Map(formed.map((w) => [w.word, w])).values()];
+  const send = () => ctx.send({
+    type: "play",
+    tiles: draft.placed.map((p) => ({ tile: p.tile, square: p.square, ...(rackTiles.get(p.tile).letter === "" ? { letter: p.letter } : {}) })),
+    parses: unique.map((w) => payload(w.word, parseFor(`play:${w.word}`))),
+  });
+  return el("section", { className: "card gr-move", "data-testid": "move" },
+    el("h2", {}, "Your move"),
+    problem ? el("p", { className: "message message-error" }, problem) : "",
+    draft.placed.some((p) => !p.letter) ? el("p", { className: "help" }, "Choose the blank's letter first.") : "",
+    unique.map((w) => parseForm(w.word, `play:${w.word}`, ctx, el("span", { className: "muted" }, ` ${w.score} points`))),
+    el("div", { className: "gr-controls" },
+      el("button", { className: "btn btn-primary", type: "button", disabled: !unique.length, "data-testid": "play", on: { click: send } },
+        `Play ${unique.map((w) => w.word).join(", ")}`),
+      el("button", { className: "btn", type: "button", on: { click: () => { draft.placed = []; draft.blankAt = null; ctx.rerender(); } } }, "Take all back")));
+}
+
+function suggestionsSection(view, ctx) {
+  const can = (view.actions || []).includes("suggest");
+  if (view.phase !== "play" || (!can && !view.suggestions.length)) return "";
+  const list = view.suggestions.map((s) => el("li", {}, `${s.seat === null ? "The teacher" : ctx.name(s.seat)}: `, greek(s.text),
+    s.square ? ` at ${s.square}` : "", s.direction ? ` ${s.direction}` : ""));
+  const form = can ? el("form", { className: "gr-suggest", on: { submit: (e) => {
+    e.preventDefault();
+    const action = { type: "suggest", text: suggestion.text };
+    if (suggestion.square.trim()) action.square = suggestion.square.trim();
+    if (suggestion.direction) action.direction = suggestion.direction;
+    suggestion.text = "";
+    ctx.send(action);
+  } } },
+  el("input", { type: "text", className: "greek", lang: "grc", value: suggestion.text, maxLength: 60, "aria-label": "Suggested word", placeholder: "a word", dataset: { focus: "Suggested word" }, on: { input: (e) => { suggestion.text = e.target.value; } } }),
+  el("input", { type: "text", value: suggestion.square, maxLength: 3, size: 4, "aria-label": "Square (optional)", placeholder: "H8", dataset: { focus: "Square (optional)" }, on: { input: (e) => { suggestion.square = e.target.value; } } }),
+  select("Direction (optional)", [["", "either way"], ["across", "across"], ["down", "down"]], suggestion.direction, (v) => { suggestion.direction = v; }),
+  el("button", { className: "btn", type: "submit" }, `Suggest to ${ctx.name(view.turn)}`)) : "";
+  return el("section", { className: "card gr-suggestions", "data-testid": "suggestions" },
+    el("h2", {}, "Suggestions"), list.length ? el("ul", { className: "list" }, list) : el("p", { className: "muted" }, "None yet."), form);
+}
+
+function givenText(given) {
+  if (!given) return "";
+  const fields = Object.entries(given.parse || {}).map(([n, v]) => VALUES[n]?.[v] || v).join(" ");
+  return [greek(given.lemma), `, ${POS[given.pos] || given.pos}${fields ? ` ${fields}` : ""}`];
+}
+
+function approvalSection(view, ctx) {
+  const pending = view.pending;
+  if (!pending) return "";
+  const can = new Set(view.actions || []);
+  const words = pending.words.map((w) => el("li", {}, greek(w.word, { className: "greek gr-word" }), ` (${w.score}) `,
+    pending.unknown.includes(w.word) ? el("span", { className: "badge badge-warn" }, "not in the lexicon") : "", " — ", givenText(w.given)));
+  let controls = el("p", { className: "muted" }, "The teacher decides whether these words stand.");
+  if (can.has("approve")) {
+    const gloss = el("input", { type: "text", maxLength: 200, "aria-label": "Gloss (meaning)", placeholder: "meaning, for the quiz" });
+    const reason = el("input", { type: "text", maxLength: 200, "aria-label": "Reason", placeholder: "why not (optional)" });
+    controls = el("div", { className: "gr-controls" },
+      gloss, el("button", { className: "btn btn-primary", type: "button", on: { click: () => ctx.send({ type: "approve", gloss: gloss.value }) } }, "Approve"),
+      reason, el("button", { className: "btn", type: "button", on: { click: () => ctx.send({ type: "reject", reason: reason.value }) } }, "Reject"));
+  }
+  return el("section", { className: "card gr-approval", "data-testid": "approval" },
+    el("h2", {}, `${ctx.name(pending.seat)} played a word the lexicon does not know`), el("ul", { className: "list" }, words), controls);
+}
+
+function quizSection(view, ctx) {
+  if (view.phase !== "quiz") return "";
+  const play = view.sheet[view.quiz.play];
+  const can = new Set(view.actions || []);
+  const answered = view.quiz.answered;
+  const words = [...new Set(play.words.map((w) => w.word))];
+  const key = (word) => `quiz${play.number}:${word}`;
+  const body = [];
+  if (can.has("answer")) {
+    body.push(words.map((w) => parseForm(w, key(w), ctx)));
+    body.push(el("button", { className: "btn btn-primary", type: "button", "data-testid": "answer",
+      on: { click: () => ctx.send({ type: "answer", parses: words.map((w) => payload(w, parseFor(key(w)))) }) } },
+    answered.includes(ctx.seat) ? "Change my answer" : "Submit my parse"));
+  }
+  if (can.has("close")) {
+    body.push(el("button", { className: "btn btn-primary", type: "button", on: { click: () => ctx.send({ type: "close" }) } }, "Mark this turn now"));
+  }
+  const seats = ctx.table.players.filter((p) => !p.removed).map((p) => p.seat);
+  return el("section", { className: "card gr-quiz", "data-testid": "quiz" },
+    el("h2", {}, `Quiz, turn ${view.quiz.play + 1} of ${view.sheet.length}: ${ctx.name(play.seat)} played `,
+      words.map((w, i) => [i ? ", " : "", greek(w)]), ` for ${play.base}`),
+    el("p", {}, "Parse every word. A perfect parse earns the turn's base score; the player who laid it earns what everyone learns."),
+    el("p", { className: "muted", "data-testid": "answered" }, `Answered: ${seats.filter((s) => answered.includes(s)).map(ctx.name).join(", ") || "nobody yet"}`),
+    body);
+}
+
+function creditControl(play, seat, ctx) {
+  const input = el("input", { type: "number", min: 0, max: play.base, value: play.learning[String(seat)] ?? 0, className: "gr-credit", "aria-label": `Credit for ${ctx.name(seat)} on turn ${play.number + 1}` });
+  return el("span", { className: "gr-credit-control" }, input,
+    el("button", { className: "btn btn-small", type: "button", on: { click: () => ctx.send({ type: "credit", play: play.number, seat, points: Number(input.value) }) } }, "Credit"));
+}
+
+function sheetSection(view, ctx) {
+  if (!view.sheet.length) return "";
+  const can = new Set(view.actions || []);
+  const seats = ctx.table.players.map((p) => p.seat);
+  const current = view.phase === "quiz" ? view.quiz.play : null;
+  const plays = view.sheet.map((play) => {
+    const results = play.results || {};
+    const creditable = can.has("credit") && (play.marked || play.number === current);
+    const perSeat = seats.map((s) => {
+      const r = results[String(s)];
+      let verdict = "—";
+      if (r) verdict = !r.answered ? "no answer" : r.perfect ? "perfect" : `wrong: ${r.wrong.map((w, i) => (w.length ? `${play.words[i].word} ${w.join(", ")}` : "")).filter(Boolean).join("; ")}`;
+      return el("li", {}, `${ctx.name(s)}: `, play.marked ? `${play.learning[String(s)] ?? 0} learning (${verdict})` : "",
+        r?.given ? el("span", { className: "muted" }, " — ", r.given.map((g, i) => [i ? "; " : "", givenText(g)])) : "",
+        creditable ? creditControl(play, s, ctx) : "");
+    });
+    return el("li", { className: `gr-play${play.number === current ? " is-current" : ""}`, "data-testid": "sheet-play" },
+      el("div", {}, el("strong", {}, `Turn ${play.turn} · ${ctx.name(play.seat)}: `),
+        play.words.map((w, i) => [i ? ", " : "", greek(w.word, { className: "greek gr-word" }), ` ${w.score}`]),
+        play.bonus ? ` + ${play.bonus} bonus` : "", ` = ${play.base}`,
+        play.marked ? ` · teaching ${play.teaching}` : ""),
+      el("ul", { className: "gr-analyses" }, play.words.filter((w) => w.analysis).map((w) => el("li", {}, describeAnalysis(w)))),
+      play.marked || creditable ? el("ul", { className: "gr-results" }, perSeat) : "");
+  });
+  return el("section", { className: "card gr-sheet", "data-testid": "sheet" },
+    el("h2", {}, "Turns"), el("ol", { className: "gr-plays" }, plays),
+    can.has("finish") ? el("button", { className: "btn btn-primary", type: "button", "data-testid": "finish", on: { click: () => ctx.send({ type: "finish" }) } }, "Finish the game") : "");
+}
+
+function othersSection(view, ctx) {
+  const others = ctx.table.players.filter((p) => p.seat !== ctx.seat);
+  const racks = others.map((p) => {
+    const rack = view.racks?.[String(p.seat)];
+    return el("div", { className: `gr-other${view.turn === p.seat ? " is-turn" : ""}`, "data-testid": `rack-${p.seat}` },
+      el("h3", {}, p.name, p.removed ? " (removed)" : ""),
+      rack ? el("div", { className: "gr-rack" }, rack.map((t) => tile(t.letter, t.value, { blank: t.letter === "" })))
+        : el("span", { className: "muted" }, `${view.rack_sizes[p.seat]} tiles`));
+  });
+  const teacherActions = (view.actions || []).includes("end_play")
+    ? el("button", { className: "btn", type: "button", on: { click: () => ctx.send({ type: "end_play" }) } }, "End the play and start the quiz") : "";
+  return el("section", { className: "card gr-others" }, el("h2", {}, view.options.open_racks ? "Racks" : "Players"), racks, teacherActions);
+}
+
+// -- the renderer's interface -------------------------------------------------------------------------------------
+export function myTurn(view, ctx) {
+  if (view.phase === "play") return view.turn === ctx.seat;
+  return view.phase === "quiz" && (view.actions || []).includes("answer") && !view.quiz.answered.includes(ctx.seat);
+}
+
+export function prompt(view, ctx) {
+  if (view.phase === "play" && view.turn === ctx.seat) return "lay tiles and parse every word, exchange or pass.";
+  if (view.phase === "quiz") return myTurn(view, ctx) ? "parse the words of this turn." : "the quiz waits for the others.";
+  if (view.phase === "approval") return ctx.isTeacher ? "approve or reject the word." : "waiting for the teacher to approve a word.";
+  if (view.phase === "review") return ctx.isTeacher ? "give any partial credit, then finish the game." : "the teacher is reviewing the quiz.";
+  return "";
+}
+
+export function describe(event, ctx) {
+  const who = (s) => (s === null || s === undefined ? "The teacher" : s === ctx.seat ? "You" : ctx.name(s));
+  switch (event.type) {
+    case "first_player": return `${who(event.seat)} drew the tile nearest alpha and play${event.seat === ctx.seat ? "" : "s"} first.`;
+    case "played": return `${who(event.seat)} played ${event.words.map((w) => w.word).join(", ")} for ${event.base}.`;
+    case "exchanged": return `${who(event.seat)} exchanged ${event.count} tile${event.count === 1 ? "" : "s"}.`;
+    case "passed": return `${who(event.seat)} passed.`;
+    case "suggested": return `${who(event.seat)} suggest${event.seat === ctx.seat ? "" : "s"} ${event.text}${event.square ? ` at ${event.square}` : ""}.`;
+    case "approval_needed": return `${who(event.seat)} played ${event.unknown.join(", ")}: the teacher decides.`;
+    case "approved": return `The teacher approved ${event.words.join(", ")}.`;
+    case "rejected": return `The teacher rejected ${event.words.join(", ")}${event.reason ? `: ${event.reason}` : ""}.`;
+    case "play_ended": return `${event.reason} The quiz begins.`;
+    case "quiz_turn": return `Quiz: turn ${event.play + 1}.`;
+    case "answered": return `${who(event.seat)} answered.`;
+    case "marked": return `Turn ${event.play + 1} is marked.`;
+    case "score": return `${who(event.seat)}: ${event.points > 0 ? "+" : ""}${event.points} ${event.reason}.`;
+    case "credit": return `The teacher gave ${ctx.name(event.seat)} ${event.points} for turn ${event.play + 1}.`;
+    case "review": return "The quiz is done.";
+    case "game_over": return "The game is over.";
+    case "returned": return `${who(event.seat)} left; their tiles went back into the bag.`;
+    case "drew": case "turn": return "";
+    default: return "";
+  }
+}
+
+export function render(container, ctx) {
+  const { view } = ctx;
+  ctx.rerender = () => render(container, ctx);
+  syncDraft(view, ctx);
+  // Keep the caret where the player was typing when someone else's move redraws the page.
+  const active = document.activeElement;
+  const focusKey = container.contains(active) ? active.dataset.focus : undefined;
+  const caret = focusKey && active.selectionStart !== undefined ? [active.selectionStart, active.selectionEnd] : null;
+  container.replaceChildren(el("div", { className: "gr" },
+    el("div", { className: "gr-main" }, boardSection(view, ctx),
+      el("div", { className: "gr-side" }, scoresSection(view, ctx), rackSection(view, ctx), moveSection(view, ctx),
+        approvalSection(view, ctx), quizSection(view, ctx), suggestionsSection(view, ctx))),
+    sheetSection(view, ctx),
+    othersSection(view, ctx)));
+  if (focusKey) {
+    const again = [...container.querySelectorAll("[data-focus]")].find((n) => n.dataset.focus === focusKey);
+    if (again) {
+      again.focus();
+      if (caret && again.setSelectionRange) try { again.setSelectionRange(...caret); } catch { /* not a text field */ }
+    }
+  }
+}
