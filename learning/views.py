@@ -94,7 +94,13 @@ def classroom(request: HttpRequest, classroom_id: int) -> HttpResponse:
     room = get_object_or_404(Classroom, pk=classroom_id)
     if not selectors.can_view_classroom(request.user, room):
         raise PermissionDenied("You can only see your own class.")
-    context = {"classroom": room, "roster": selectors.roster(room), "student": selectors.student_of(request.user)}
+    context = {
+        "classroom": room,
+        "roster": selectors.roster(room),
+        "student": selectors.student_of(request.user),
+        # Shown once, on the page a student lands on after joining.
+        "show_rejoin_code": request.session.pop("show_rejoin_code", False),
+    }
     template = "learning/classroom_teacher.html" if request.user.is_teacher else "learning/classroom_student.html"
     return render(request, template, context)
 

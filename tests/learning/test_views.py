@@ -145,3 +145,10 @@ def test_unknown_pages_get_a_friendly_404(client):
     response = client.get("/no/such/page/")
     assert response.status_code == 404
     assert b"Back to the start" in response.content
+
+
+def test_the_rejoin_reminder_is_shown_once_after_joining(client, classroom):
+    response = client.post(reverse("learning:join"), {"code": classroom.join_code, "name": "Berto"}, follow=True)
+    assert "Write down your rejoin code" in response.content.decode()
+    again = client.get(reverse("learning:classroom", args=[classroom.id]))
+    assert "Write down your rejoin code" not in again.content.decode()
