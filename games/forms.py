@@ -59,6 +59,10 @@ class StartLessonForm(forms.Form):
         self.fields["lexicon"].queryset = Lexicon.objects.filter(
             Q(owner__isnull=True) | Q(owner=teacher), version__gt=0, language__in=languages
         )
+        # The bundled lexicon of the class's language is what most lessons want.
+        self.fields["lexicon"].initial = (
+            self.fields["lexicon"].queryset.filter(language=classroom.language).order_by("owner", "name").first()
+        )
         for slug, rules in self.games.items():
             for option in rules.options:
                 self.fields[self.option_name(slug, option)] = option_field(option)
@@ -100,6 +104,11 @@ class StartLessonForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        rules, lexicon = self.games.get(data.get("game")), data.get("lexicon")
+        if rules is not None and lexicon is not None and lexicon.language != rules.language:
+            self.add_error(
+                "lexicon", f"{lexicon.name} is not in the language of {rules.title}: choose a {rules.language} lexicon."
+            )
         if data.get("seating") == AUTO and data.get("table_size") is None:
             self.add_error("table_size", "How many players per table?")
         if data.get("seating") == BY_HAND and not any(data.get(f"table_of_{s.id}") for s in self.students):

@@ -7,6 +7,7 @@ from django.urls import reverse
 from games import services
 from games.models import Lesson, Table
 from learning import services as learning_services
+from lexicons.models import Lexicon
 from tests.games.conftest import seated
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("toy_game")]
@@ -64,6 +65,28 @@ def test_a_refused_start_shows_why(teacher, classroom, students):
     response = client_for(teacher).post(start_url(classroom), {"game": "toy", "seating": "auto", "table_size": "9"})
     assert response.status_code == 200
     assert b"Tables for this game seat 1 to 4 players." in response.content
+    assert not Lesson.objects.exists()
+
+
+def make_lexicon(language: str) -> Lexicon:
+    return Lexicon.objects.create(name=f"Words ({language})", language=language, version=1, status=Lexicon.Status.READY)
+
+
+def test_the_class_languages_lexicon_is_chosen_by_default(teacher, classroom, students):
+    greek = make_lexicon("grc")
+    make_lexicon("spa")
+    page = client_for(teacher).get(start_url(classroom))
+    assert page.context["form"]["lexicon"].value() == greek.id
+
+
+def test_a_lexicon_in_another_language_than_the_game_is_refused(teacher, classroom, students):
+    spanish = make_lexicon("spa")
+    response = client_for(teacher).post(
+        start_url(classroom) + "?all=1",  # every game offered, so every language's lexicons are too
+        {"game": "toy", "lexicon": spanish.id, "seating": "auto", "table_size": "2", "option__toy__hand_size": "3"},
+    )
+    assert response.status_code == 200
+    assert "is not in the language of" in response.content.decode()
     assert not Lesson.objects.exists()
 
 
