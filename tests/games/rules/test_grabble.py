@@ -313,7 +313,7 @@ def test_blank_takes_its_chosen_letter_and_scores_zero():
     assert state["board"]["H8"]["letter"] == "Λ"
     assert state["plays"][0]["base"] == 16
     view = RULES.view(state, None)
-    assert view["board"]["H8"] == {"letter": "Λ", "blank": True}
+    assert view["board"]["H8"] == {"letter": "Λ", "blank": True, "value": 0}
 
 
 def test_blank_stays_the_letter_it_was_played_as():
@@ -772,7 +772,7 @@ def test_quiz_does_not_wait_for_a_removed_player():
 def test_view_has_the_score_sheet_and_board():
     state, placer = with_logos()
     view = RULES.view(state, 0)
-    assert view["board"]["H8"] == {"letter": "Λ", "blank": False}
+    assert view["board"]["H8"] == {"letter": "Λ", "blank": False, "value": 3}
     assert "H8" not in view["premiums"] and view["premiums"]["A1"] == "TW"
     assert view["bag"] == len(state["bag"])
     assert view["sheet"][0]["base"] == 22 and view["sheet"][0]["seat"] == placer
