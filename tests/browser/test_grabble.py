@@ -1,4 +1,4 @@
-"""Grabble in the browser: a teacher starts a lesson with a small Greek lexicon; two students lay words with their
+"""Grabble in the browser. A teacher starts a lesson with a small Greek lexicon; two students lay words with their
 parses (one lemma typed in Beta Code, one blank given its letter on the Greek keyboard, one wrong parse refused
 with a message), the teacher ends the play, everyone parses each turn in the quiz, the teacher gives partial
 credit and finishes, and the pages and the score sheet show the rules' scores."""
@@ -159,3 +159,40 @@ def test_two_students_play_parse_and_complete_the_quiz(live_server_url, new_page
 
 def seat_names(table: Table) -> list[str]:
     return [s.student.display_name for s in table.seats.select_related("student").order_by("number")]
+
+
+def test_suggestion_teacher_approval_and_exchange(live_server_url, new_page):
+    table, (first, second), teacher = start_grabble(live_server_url, new_page)
+    ids = arrange_racks(table, {0: "ΑΒΓΔΕ", 1: "ΛΟΓΟΣ"})
+    teacher.goto(f"{live_server_url}/games/tables/{table.id}/")
+    reload([first, second, teacher])
+    names = seat_names(table)
+
+    # The player not on turn suggests a word; the whole table sees it.
+    second.get_by_label("Suggested word").fill("λόγος")
+    second.get_by_label("Square (optional)").fill("H8")
+    second.get_by_role("button", name=f"Suggest to {names[0]}").click()
+    for page in (first, teacher):
+        expect(page.get_by_test_id("suggestions")).to_contain_text(f"{names[1]}: λόγος at H8")
+
+    # A word the lexicon does not know waits for the teacher, who approves it with a gloss.
+    lay(first, ids[0][:2], ["H8", "I8"])
+    fill_parse(first, "ΑΒ", "ab", "noun", case="nominative", number="singular", gender="masculine")
+    first.get_by_test_id("play").click()
+    expect(teacher.get_by_test_id("approval")).to_contain_text("not in the lexicon")
+    expect(second.get_by_test_id("turn-banner")).to_contain_text("teacher")
+    teacher.get_by_label("Gloss (meaning)").fill("father")
+    teacher.get_by_role("button", name="Approve").click()
+    expect(second.get_by_test_id("turn-banner")).to_contain_text("Your turn")
+    expect(second.locator("[data-square=I8]")).to_contain_text("Β")
+
+    # The next player exchanges two tiles: the arranged short rack is refilled to ten, the two go back in the bag.
+    table.refresh_from_db()
+    bag = len(table.state["bag"])
+    second.get_by_role("button", name="Exchange tiles…").click()
+    for tile in ids[1][:2]:
+        second.locator(f"[data-testid=rack-tile][data-tile-id='{tile}']").click()
+    second.get_by_role("button", name="Exchange 2 tiles").click()
+    expect(first.get_by_test_id("turn-banner")).to_contain_text("Your turn")
+    expect(second.get_by_test_id("my-rack").get_by_test_id("rack-tile")).to_have_count(10)
+    expect(second.get_by_test_id("bag")).to_have_text(f"Bag: {bag - (10 - len(ids[1]))} tiles")
