@@ -3,9 +3,11 @@
 import pytest
 from playwright.sync_api import expect
 
+from games import services as games_services
 from games.rules import GAMES
 from learning import services
 from learning.models import User
+from tests.games import test_grabble_table as grabble
 from tests.learning import encounter_factory as f
 
 pytestmark = pytest.mark.browser
@@ -47,3 +49,27 @@ def test_teacher_builds_and_reads_the_class_report(live_server_url, new_page, mo
     expect(page.get_by_test_id("words")).to_contain_text("λόγον")
     expect(page.get_by_test_id("words")).to_contain_text("word")
     expect(page.get_by_test_id("words")).to_contain_text("ἦν")
+
+
+def test_after_a_finished_grabble_game_the_class_report_shows_the_words_played(live_server_url, new_page):
+    """No hand-made records: a real Grabble game through the games service records every word played, parsed
+    and quizzed; ending the lesson builds the report the teacher then reads."""
+    teacher = User.objects.create_user(username="didaskalos", password="a-good-password-42", role=User.Role.TEACHER)
+    classroom = services.create_classroom(teacher, "Ἑλληνικά", "grc")
+    table = grabble.start_grabble(teacher, classroom)
+    grabble.quiz_both_turns(grabble.play_two_turns(table), teacher)
+    games_services.end_lesson(teacher, table.lesson_id)
+
+    page = new_page()
+    page.goto(f"{live_server_url}/login/")
+    page.get_by_label("Username").fill("didaskalos")
+    page.get_by_label("Password").fill("a-good-password-42")
+    page.get_by_role("button", name="Log in").click()
+    page.goto(f"{live_server_url}/classes/{classroom.id}/")
+    page.get_by_role("link", name="Class report").click()
+    expect(page.get_by_test_id("most-missed")).to_contain_text("λόγος")  # Βίκη gave the genitive in the quiz
+    page.get_by_role("link", name="Βίκη").click()
+    words = page.get_by_test_id("words")
+    expect(words).to_contain_text("λόγος")
+    expect(words).to_contain_text("ὅς")
+    expect(words).to_contain_text("who, which")
