@@ -8,17 +8,21 @@
   const error = document.getElementById("import-error");
   const url = box.dataset.statusUrl;
 
+  function entries(n) {
+    return n.toLocaleString() + (n === 1 ? " entry" : " entries");
+  }
+
   function show(status) {
     bar.value = status.percent;
     bar.textContent = status.percent + "%";
     if (status.status === "done") {
-      text.textContent = "Done: " + status.entries.toLocaleString() + " entries.";
+      text.textContent = "Done: " + entries(status.entries) + ".";
     } else if (status.status === "failed") {
       text.textContent = "The import failed.";
       error.textContent = status.error;
       error.hidden = false;
     } else {
-      text.textContent = status.percent + "% · " + status.entries.toLocaleString() + " entries so far";
+      text.textContent = status.percent + "% · " + entries(status.entries) + " so far";
     }
   }
 
