@@ -1,0 +1,1 @@
+"""Live-play benchmark: move round trips over real Daphne, PostgreSQL and Redis (``run.py``)."""

@@ -1,0 +1,183 @@
+"""Websocket clients: a listener per seat, and the loops that play moves (or echoes) and time them.
+
+Every socket has a reader task that stamps the arrival time of each sequence number it sees, the moment the frame
+is parsed: a round trip is then ``max(arrival at every seat) - send time``, free of however late the waiting
+coroutine happens to be scheduled. Nothing here retries: a refused connection, an error message, an unexpected
+close or a move that does not reach every seat in time is counted as an error, because the point is to show none.
+"""
+
+import asyncio
+import json
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+TIMEOUT = 15.0  # seconds a move (or an echo) may take to reach every seat before it counts as lost
+
+
+@dataclass
+class Errors:
+    """Everything that went wrong, by kind; the benchmark's target is that this stays empty."""
+
+    counts: dict[str, int] = field(default_factory=dict)
+    examples: list[str] = field(default_factory=list)
+
+    def add(self, kind: str, detail: str) -> None:
+        self.counts[kind] = self.counts.get(kind, 0) + 1
+        if len(self.examples) < 5:
+            self.examples.append(f"{kind}: {detail[:200]}")
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts.values())
+
+
+class Listener:
+    """One open socket (a seat, or an echo listener) and what it has received so far."""
+
+    def __init__(self, ws: ClientConnection, errors: Errors) -> None:
+        self.ws = ws
+        self.errors = errors
+        self.arrived: dict[int, float] = {}
+        self.view: dict | None = None
+        self.snapshots = 0
+        self.closing = False
+        self._changed = asyncio.Condition()
+        self._reader = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        try:
+            async for raw in self.ws:
+                now = time.perf_counter()
+                message = json.loads(raw)
+                if "seq" in message:
+                    self.arrived.setdefault(message["seq"], now)
+                if "view" in message:
+                    self.view = message["view"]
+                if message.get("type") == "state":
+                    self.snapshots += 1
+                elif message.get("type") in ("error", "removed"):
+                    self.errors.add("server said", json.dumps(message, ensure_ascii=False))
+                async with self._changed:
+                    self._changed.notify_all()
+        except ConnectionClosed as closed:
+            if not self.closing:
+                self.errors.add("closed", str(closed))
+
+    async def wait_until(self, ready: Callable[[], bool], timeout: float = TIMEOUT) -> bool:
+        """Wait until ``ready()`` holds; ``False`` if it still does not after ``timeout`` seconds."""
+        async with self._changed:
+            try:
+                await asyncio.wait_for(self._changed.wait_for(ready), timeout)
+            except TimeoutError:
+                return False
+        return True
+
+    async def close(self) -> None:
+        self.closing = True
+        await self.ws.close()
+        await self._reader
+
+
+async def open_listener(url: str, origin: str, cookie: str | None, errors: Errors) -> Listener | None:
+    """Connect one socket (``None`` if it could not, which is counted)."""
+    headers = {"Cookie": cookie} if cookie else None
+    try:
+        ws = await connect(
+            url, origin=origin, additional_headers=headers, compression=None, proxy=None, max_size=None, open_timeout=30
+        )
+    except Exception as error:  # noqa: BLE001 - any failure to connect is an error to report, not to crash on
+        errors.add("connect", f"{url}: {error!r}")
+        return None
+    return Listener(ws, errors)
+
+
+async def open_room(urls: list[str], origin: str, cookies: list[str | None], errors: Errors) -> list[Listener] | None:
+    """Every seat of one table (or echo room), seat ``i`` on ``urls[i % len(urls)]`` so a table spans servers."""
+    listeners = [await open_listener(urls[i % len(urls)], origin, cookie, errors) for i, cookie in enumerate(cookies)]
+    if None in listeners:
+        await asyncio.gather(*(listener.close() for listener in listeners if listener is not None))
+        return None
+    return listeners
+
+
+async def all_arrived(listeners: list[Listener], seq: int) -> float | None:
+    """The time the last listener got ``seq``, or ``None`` if one of them did not within the timeout."""
+    waits = [listener.wait_until(lambda listener=listener: seq in listener.arrived) for listener in listeners]
+    if not all(await asyncio.gather(*waits)):
+        return None
+    return max(listener.arrived[seq] for listener in listeners)
+
+
+# -- game moves ----------------------------------------------------------------------------------------------------
+def next_move(view: dict) -> dict:
+    """A move that is always legal in Palabras Cortas: draw from the stock, then discard the first card in hand."""
+    if "draw_stock" in view["actions"]:
+        return {"type": "draw_stock"}
+    return {"type": "discard", "card": view["hand"][0]["id"]}
+
+
+async def play(seats: list[Listener], moves: int, think: float, errors: Errors) -> list[float]:
+    """Play ``moves`` moves at one table, each by the seat whose turn it is, ``think`` seconds apart (jittered, so
+    the tables do not move in lockstep). Returns the round trips in milliseconds; stops at the first lost move."""
+    rtts: list[float] = []
+    await asyncio.sleep(random.uniform(0, think))
+    for _ in range(moves):
+        view = seats[0].view
+        seq = max(seats[0].arrived)
+        actor = seats[view["turn"]]
+        action = next_move(actor.view)
+        sent = time.perf_counter()
+        try:
+            await actor.ws.send(json.dumps({"type": "action", "action": action, "client_id": f"bench-{seq}"}))
+        except ConnectionClosed:
+            return rtts  # the reader has counted the close
+        last = await all_arrived(seats, seq + 1)
+        if last is None:
+            errors.add("lost move", f"seq {seq + 1} did not reach every seat in {TIMEOUT:.0f} s")
+            return rtts
+        rtts.append((last - sent) * 1000)
+        await asyncio.sleep(random.uniform(0.5, 1.5) * think)
+    return rtts
+
+
+# -- the bare echo ---------------------------------------------------------------------------------------------------
+async def echo(listeners: list[Listener], messages: int, think: float, errors: Errors) -> list[float]:
+    """Like :func:`play`, over the echo room: the sender rotates round the 4 sockets as the turn does."""
+    rtts: list[float] = []
+    await asyncio.sleep(random.uniform(0, think))
+    for seq in range(messages):
+        sent = time.perf_counter()
+        try:
+            await listeners[seq % len(listeners)].ws.send(json.dumps({"seq": seq}))
+        except ConnectionClosed:
+            return rtts  # the reader has counted the close
+        last = await all_arrived(listeners, seq)
+        if last is None:
+            errors.add("lost echo", f"echo {seq} did not reach every listener in {TIMEOUT:.0f} s")
+            return rtts
+        rtts.append((last - sent) * 1000)
+        await asyncio.sleep(random.uniform(0.5, 1.5) * think)
+    return rtts
+
+
+async def still_alive(seats: list[Listener], errors: Errors) -> int:
+    """Ask every socket for a fresh snapshot (``hello`` with an impossible seq); returns how many answered."""
+
+    async def ask(seat: Listener) -> bool:
+        before = seat.snapshots
+        try:
+            await seat.ws.send(json.dumps({"type": "hello", "last_seq": -1}))
+        except ConnectionClosed as closed:
+            errors.add("closed", str(closed))
+            return False
+        if not await seat.wait_until(lambda: seat.snapshots > before):
+            errors.add("no snapshot", "a held socket did not answer hello")
+            return False
+        return True
+
+    return sum(await asyncio.gather(*(ask(seat) for seat in seats)))

@@ -1,0 +1,40 @@
+"""The bare Channels echo the move round trip is compared with (DESIGN.md §4: a move ≤ 2× this).
+
+Served by Daphne exactly like the app, on the same Redis channel layer, but with nothing of the app in the path: no
+origin check, no session, no database. Every socket of ``ws/echo/<room>/`` joins the room's group; a text message
+from any of them is sent to the whole group, so one message reaches 4 listeners the way a move reaches 4 seats.
+
+    daphne bench.live.echo:application
+"""
+
+import os
+
+import django
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")
+django.setup()  # the channel layer is configured by the project's settings (REDIS_URL)
+
+from channels.generic.websocket import AsyncWebsocketConsumer  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from django.urls import path  # noqa: E402
+
+
+class EchoConsumer(AsyncWebsocketConsumer):
+    """Relays every message to everyone in the room, through the channel layer's group_send."""
+
+    async def connect(self) -> None:
+        self.group = f"echo-{self.scope['url_route']['kwargs']['room']}"
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+
+    async def disconnect(self, code: int) -> None:
+        await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        await self.channel_layer.group_send(self.group, {"type": "echo.message", "text": text_data or ""})
+
+    async def echo_message(self, message: dict) -> None:
+        await self.send(text_data=message["text"])
+
+
+application = ProtocolTypeRouter({"websocket": URLRouter([path("ws/echo/<int:room>/", EchoConsumer.as_asgi())])})

@@ -1,0 +1,351 @@
+"""Live-play benchmark (targets in /work/shared/DESIGN.md §4), against real Daphne, PostgreSQL and Redis.
+
+    .venv/bin/python bench/live/run.py [--tables 50 --players 4 --moves 30 --think 1.0 --held 1000 --servers 2]
+
+1. Move round trip: ``--tables`` Palabras Cortas tables of ``--players`` students, every seat a websocket to the real
+   app (``config.asgi``, session cookie, origin check), each table playing ``--moves`` draw/discard moves by whoever's
+   turn it is, ``--think`` seconds apart (students think; a closed loop with no pause would measure queueing, not a
+   classroom). Timed from sending the action until every seat has received the event with the new seq.
+2. Bare echo: the same number of 4-socket rooms on ``bench.live.echo`` (same server, same Redis layer, no app),
+   same pacing: a message sent until it is back at all 4 sockets through group_send.
+3. Held sockets: more tables join until ``--held`` sockets are open, the first tables play again, then every
+   socket is asked for a snapshot: errors of any kind are counted (target: none).
+
+Each of the ``--servers`` app processes (and as many echo processes) is a Daphne on 127.0.0.1; the seats of a table
+are spread over them, so moves cross processes through Redis as in production. Scratch services: the database
+``bench_live`` (created, migrated and dropped; server from ``BENCH_POSTGRES``, default
+``postgres://postgres@127.0.0.1:5432``) and Redis database ``--redis-db`` (default 5; refused unless empty, flushed
+at the end). Everything is stopped and dropped on the way out, failure or not. No Celery worker runs: the move's
+encounter-recording job is published to the scratch Redis as in production, and flushed with it.
+"""
+
+import argparse
+import asyncio
+import os
+import resource
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+
+import psycopg
+import redis
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from bench.live import clients  # noqa: E402
+
+POSTGRES = os.environ.get("BENCH_POSTGRES", "postgres://postgres@127.0.0.1:5432")
+DATABASE = "bench_live"
+HOST = "127.0.0.1"
+TARGET_P50_MS = 15
+TARGET_P99_MS = 60
+TARGET_ECHO_RATIO = 2.0
+
+
+# -- scratch services -------------------------------------------------------------------------------------------
+def admin(sql: str) -> None:
+    with psycopg.connect(f"{POSTGRES}/postgres", autocommit=True) as conn:
+        conn.execute(sql)
+
+
+@contextmanager
+def scratch_database():
+    """``bench_live``, new for this run and dropped after it (a leftover from a killed run is dropped first)."""
+    admin(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
+    admin(f"CREATE DATABASE {DATABASE}")
+    try:
+        yield f"{POSTGRES}/{DATABASE}"
+    finally:
+        admin(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
+
+
+@contextmanager
+def scratch_redis(db: int):
+    """Redis database ``db``, which must be empty (so nobody else's data is flushed), emptied again afterwards."""
+    url = f"redis://{HOST}:6379/{db}"
+    client = redis.Redis.from_url(url)
+    if client.dbsize():
+        raise SystemExit(f"Redis database {db} is not empty; choose an unused one with --redis-db.")
+    try:
+        yield url
+    finally:
+        client.flushdb()
+        client.close()
+
+
+def server_env(database_url: str, redis_url: str, settings: str) -> dict[str, str]:
+    return {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": settings,
+        "DJANGO_DEBUG": "false",
+        "DATABASE_URL": database_url,
+        "REDIS_URL": redis_url,
+        "LOG_LEVEL": "WARNING",
+    }
+
+
+def migrate(env: dict[str, str]) -> None:
+    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
+
+
+def build_world(env: dict[str, str], tables: int, players: int) -> list:
+    """Teacher, classes, students and lessons through the app's services, in this process (then disconnected)."""
+    os.environ.update(env)
+    import django
+
+    django.setup()
+    from django.db import connections
+
+    from bench.live import world
+
+    try:
+        return world.build(tables, players, tables_per_class=8)
+    finally:
+        connections.close_all()
+
+
+# -- servers ------------------------------------------------------------------------------------------------------
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind((HOST, 0))
+        return s.getsockname()[1]
+
+
+def wait_for_port(port: int, process: subprocess.Popen, log: Path, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"server on port {port} exited:\n{log.read_text()[-2000:]}")
+        with socket.socket() as s:
+            if s.connect_ex((HOST, port)) == 0:
+                return
+        time.sleep(0.2)
+    raise RuntimeError(f"server on port {port} did not start in {timeout:.0f} s")
+
+
+@contextmanager
+def daphne(application: str, env: dict[str, str], logs: Path):
+    """One Daphne process serving ``application``; yields its port, and stops it (killing if need be) afterwards."""
+    port = free_port()
+    log = logs / f"{application.split(':')[0]}-{port}.log"
+    with open(log, "w") as out:
+        process = subprocess.Popen(
+            [str(ROOT / ".venv/bin/daphne"), "-b", HOST, "-p", str(port), "-v", "0", application],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        wait_for_port(port, process, log)
+        yield port
+    finally:
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def server_problems(logs: Path) -> list[str]:
+    """Tracebacks and errors the servers logged (the app logs every failed action)."""
+    return [
+        f"{log.name}: {line.strip()}"
+        for log in sorted(logs.glob("*.log"))
+        for line in log.read_text(errors="replace").splitlines()
+        if "Traceback" in line or "ERROR" in line or "Error" in line
+    ]
+
+
+# -- phases -------------------------------------------------------------------------------------------------------
+async def connect_tables(plans: list, urls: list[str], origin: str, errors: clients.Errors, at_once: int = 25):
+    """Open every seat of every table, ``at_once`` tables at a time (a class arrives, not a stampede)."""
+    gate = asyncio.Semaphore(at_once)
+
+    async def one(plan):
+        async with gate:
+            seats = await clients.open_room(
+                [f"{u}/ws/tables/{plan.table_id}/" for u in urls], origin, plan.cookies, errors
+            )
+            if seats is not None and not await clients.all_arrived(seats, 0):
+                errors.add("no snapshot", f"table {plan.table_id} did not send every seat its snapshot")
+            return seats
+
+    return [seats for seats in await asyncio.gather(*(one(p) for p in plans)) if seats is not None]
+
+
+async def play_tables(tables: list, moves: int, think: float, errors: clients.Errors) -> list[float]:
+    results = await asyncio.gather(*(clients.play(seats, moves, think, errors) for seats in tables))
+    return [rtt for rtts in results for rtt in rtts]
+
+
+async def echo_phase(ports: list[int], rooms: int, players: int, messages: int, think: float) -> tuple[list, int]:
+    errors = clients.Errors()
+    urls = [f"ws://{HOST}:{port}" for port in ports]
+    origin = f"http://{HOST}:{ports[0]}"
+    opened = await asyncio.gather(
+        *(
+            clients.open_room([f"{u}/ws/echo/{room}/" for u in urls], origin, [None] * players, errors)
+            for room in range(rooms)
+        )
+    )
+    opened = [room for room in opened if room is not None]
+    await asyncio.sleep(0.5)  # group_add has been awaited before accept, but let the last accepts settle
+    results = await asyncio.gather(*(clients.echo(room, messages, think, errors) for room in opened))
+    await close_all([listener for room in opened for listener in room])
+    return [rtt for rtts in results for rtt in rtts], errors.total
+
+
+async def live_phases(ports: list[int], plans: list, args) -> dict:
+    """Phase 1 on the first ``--tables`` tables, then phase 3 with every planned table connected."""
+    errors = clients.Errors()
+    urls = [f"ws://{HOST}:{port}" for port in ports]
+    origin = f"http://{HOST}:{ports[0]}"
+    playing = await connect_tables(plans[: args.tables], urls, origin, errors)
+    moves = await play_tables(playing, args.moves, args.think, errors)
+    first_errors = errors.total
+
+    idle = await connect_tables(plans[args.tables :], urls, origin, errors)
+    held = [seat for table in playing + idle for seat in table]
+    loaded = await play_tables(playing, args.moves, args.think, errors)
+    answered = await clients.still_alive(held, errors)
+    await close_all(held)
+    return {
+        "moves": moves,
+        "move_errors": first_errors,
+        "held": len(held),
+        "answered": answered,
+        "loaded": loaded,
+        "errors": errors,
+    }
+
+
+async def close_all(listeners: list) -> None:
+    await asyncio.gather(*(listener.close() for listener in listeners))
+
+
+# -- report -------------------------------------------------------------------------------------------------------
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))] if ordered else float("nan")
+
+
+def report(args, echo_rtts: list[float], echo_errors: int, live: dict, problems: list[str]) -> bool:
+    """Print the figures beside the targets; ``True`` if every target is met."""
+    moves, loaded = live["moves"], live["loaded"]
+    p50, p99 = percentile(moves, 50), percentile(moves, 99)
+    e50, e99 = percentile(echo_rtts, 50), percentile(echo_rtts, 99)
+    ratio = p50 / e50 if e50 else float("nan")
+    errors = live["errors"]
+    rows = [
+        (f"move round trip p50 ({len(moves)} moves)", f"{p50:.1f} ms", f"≤ {TARGET_P50_MS} ms", p50 <= TARGET_P50_MS),
+        ("move round trip p99", f"{p99:.1f} ms", f"≤ {TARGET_P99_MS} ms", p99 <= TARGET_P99_MS),
+        (f"bare echo p50 / p99 ({len(echo_rtts)} echoes)", f"{e50:.1f} / {e99:.1f} ms", "", None),
+        ("move p50 ÷ echo p50", f"{ratio:.2f}×", f"≤ {TARGET_ECHO_RATIO:.0f}×", ratio <= TARGET_ECHO_RATIO),
+        ("errors while timing moves / echoes", f"{live['move_errors']} / {echo_errors}", "0", None),
+        (
+            "sockets held / answering at the end",
+            f"{live['held']} / {live['answered']}",
+            f"{args.held} / {args.held}",
+            live["held"] == live["answered"] == args.held,
+        ),
+        (
+            f"round trip p50 / p99 under load ({len(loaded)} moves)",
+            f"{percentile(loaded, 50):.1f} / {percentile(loaded, 99):.1f} ms",
+            "",
+            None,
+        ),
+        (
+            "errors (client) / server log errors",
+            f"{errors.total} / {len(problems)}",
+            "0 / 0",
+            not errors.total and not problems,
+        ),
+    ]
+    print(
+        f"\nLive play: {args.tables} tables × {args.players} seats, {args.moves} moves each, think {args.think} s, "
+        f"{args.servers} Daphne process(es), {os.cpu_count()} cores, settings {args.settings}"
+    )
+    print(f"{'measure':<48} {'measured':>18} {'target':>12}  ")
+    for name, value, target, ok in rows:
+        mark = "" if ok is None else ("ok" if ok else "MISSED")
+        print(f"{name:<48} {value:>18} {target:>12}  {mark}")
+    for detail in errors.examples + problems[:5]:
+        print(f"  ! {detail}")
+    if moves:
+        print(f"(move round trips: mean {statistics.fmean(moves):.1f} ms, max {max(moves):.1f} ms)")
+    return all(ok for *_, ok in rows if ok is not None)
+
+
+# -- main ---------------------------------------------------------------------------------------------------------
+def parse_args() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tables", type=int, default=50, help="tables playing (phase 1 and under load)")
+    parser.add_argument("--players", type=int, default=4, help="seats per table")
+    parser.add_argument("--moves", type=int, default=30, help="moves per table in each phase")
+    parser.add_argument("--think", type=float, default=1.0, help="mean seconds between a table's moves")
+    parser.add_argument("--held", type=int, default=1000, help="sockets held open in phase 3")
+    parser.add_argument("--servers", type=int, default=2, help="Daphne processes for the app (and for the echo)")
+    parser.add_argument(
+        "--settings",
+        default="config.settings.base",
+        help="settings of every process (bench.live.redis_fix_settings: the Redis layer fixed for redis-py 8)",
+    )
+    parser.add_argument("--redis-db", type=int, default=5, help="an empty Redis database to use and flush")
+    args = parser.parse_args()
+    if args.held < args.tables * args.players or args.held % args.players:
+        parser.error("--held must be a multiple of --players and at least --tables × --players")
+    return args
+
+
+def raise_file_limit(needed: int) -> None:
+    """Every held socket is a descriptor here and one in a server: lift the soft limit to the hard one if short."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < needed:
+        resource.setrlimit(
+            resource.RLIMIT_NOFILE, (needed if hard == resource.RLIM_INFINITY else min(hard, needed), hard)
+        )
+
+
+def main() -> int:
+    args = parse_args()
+    raise_file_limit(args.held + 1000)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # run the clean-up on kill too
+    logs = Path(tempfile.mkdtemp(prefix="bench-live-"))
+    with ExitStack() as stack:
+        database_url = stack.enter_context(scratch_database())
+        redis_url = stack.enter_context(scratch_redis(args.redis_db))
+        env = server_env(database_url, redis_url, args.settings)
+        print("Migrating the scratch database and creating classes, students and lessons…", flush=True)
+        migrate(env)
+        started = time.monotonic()
+        plans = build_world(env, args.held // args.players, args.players)
+        print(f"  {len(plans)} tables in {time.monotonic() - started:.0f} s; starting servers…", flush=True)
+        app_ports = [stack.enter_context(daphne("config.asgi:application", env, logs)) for _ in range(args.servers)]
+        echo_ports = [
+            stack.enter_context(daphne("bench.live.echo:application", env, logs)) for _ in range(args.servers)
+        ]
+        print("Timing the bare echo…", flush=True)
+        echo_rtts, echo_errors = asyncio.run(echo_phase(echo_ports, args.tables, args.players, args.moves, args.think))
+        print("Timing moves, then holding every socket…", flush=True)
+        live = asyncio.run(live_phases(app_ports, plans, args))
+        problems = server_problems(logs)
+        met = report(args, echo_rtts, echo_errors, live, problems)
+    if problems:
+        print(f"Server logs kept in {logs}")
+    else:
+        shutil.rmtree(logs)
+    return 0 if met else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
