@@ -6,6 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from learning.models import User
+from tests.browser.pages import log_in
 
 pytestmark = pytest.mark.browser
 
@@ -14,10 +15,7 @@ def test_student_appears_on_the_teachers_roster_without_a_reload(live_server_url
     User.objects.create_user(username="kyria", password="a-good-password-42", role=User.Role.TEACHER)
 
     teacher = new_page()
-    teacher.goto(f"{live_server_url}/login/")
-    teacher.get_by_label("Username").fill("kyria")
-    teacher.get_by_label("Password").fill("a-good-password-42")
-    teacher.get_by_role("button", name="Log in").click()
+    log_in(teacher, live_server_url, "kyria")
     teacher.get_by_label("Name").fill("Greek 101")
     teacher.get_by_label("Language").select_option("grc")
     teacher.get_by_role("button", name="Create class").click()

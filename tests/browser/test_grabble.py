@@ -12,19 +12,12 @@ from games.models import Table
 from games.rules import GAMES
 from learning import services
 from learning.models import User
+from tests.browser.pages import join, log_in
 from tests.games.test_grabble_table import arrange_racks, greek_lexicon
 
 pytestmark = pytest.mark.browser
 
 NAMES = ("Ἀλέξανδρος", "Βίκη")
-
-
-def join(page, base: str, code: str, name: str) -> None:
-    page.goto(f"{base}/join")
-    page.get_by_label("Class code").fill(code)
-    page.get_by_label("Your name").fill(name)
-    page.get_by_role("button", name="Join").click()
-    expect(page.locator("[data-live-status]")).to_have_text("live")
 
 
 def start_grabble(base: str, new_page) -> tuple[Table, list, object]:
@@ -38,10 +31,7 @@ def start_grabble(base: str, new_page) -> tuple[Table, list, object]:
         pages[name] = new_page()
         join(pages[name], base, classroom.join_code, name)
     teacher = new_page()
-    teacher.goto(f"{base}/login/")
-    teacher.get_by_label("Username").fill("didaskalos")
-    teacher.get_by_label("Password").fill("a-good-password-42")
-    teacher.get_by_role("button", name="Log in").click()
+    log_in(teacher, base, "didaskalos")
     teacher.goto(f"{base}/classes/{classroom.id}/")
     teacher.get_by_role("link", name="Start a lesson").click()
     teacher.get_by_label("Game", exact=True).select_option("grabble")

@@ -6,6 +6,7 @@ from playwright.sync_api import expect
 from learning.models import User
 from lexicons import services
 from lexicons.models import Lexicon
+from tests.browser.pages import log_in
 
 pytestmark = pytest.mark.browser
 
@@ -16,10 +17,7 @@ AFF = "SET UTF-8\nSFX S Y 1\nSFX S 0 s [aeiou]\n"
 def teacher_page(live_server_url, new_page):
     User.objects.create_user(username="profesora", password="a-good-password-42", role=User.Role.TEACHER)
     page = new_page()
-    page.goto(f"{live_server_url}/login/")
-    page.get_by_label("Username").fill("profesora")
-    page.get_by_label("Password").fill("a-good-password-42")
-    page.get_by_role("button", name="Log in").click()
+    log_in(page, live_server_url, "profesora")
     page.goto(f"{live_server_url}/lexicons/upload/")
     return page
 

@@ -17,6 +17,7 @@ from learning import services
 from learning.models import User
 from lexicons.models import Entry, Lexicon
 from lexicons.normalise import normalise
+from tests.browser.pages import join, log_in
 from tests.games.rules.test_palabra import PALABRA, arrange
 
 pytestmark = pytest.mark.browser
@@ -32,14 +33,6 @@ def english_lexicon() -> Lexicon:
     return lexicon
 
 
-def join(page, base: str, code: str, name: str) -> None:
-    page.goto(f"{base}/join")
-    page.get_by_label("Class code").fill(code)
-    page.get_by_label("Your name").fill(name)
-    page.get_by_role("button", name="Join").click()
-    expect(page.locator("[data-live-status]")).to_have_text("live")
-
-
 def start_palabra(base: str, new_page, options: tuple[str, ...] = ()) -> tuple[Table, list, object]:
     """Three students join an English class; the teacher starts Palabra with the tiny lexicon. Returns the table,
     the students' pages in seat order and the teacher's page (on the table)."""
@@ -51,10 +44,7 @@ def start_palabra(base: str, new_page, options: tuple[str, ...] = ()) -> tuple[T
         pages[name] = new_page()
         join(pages[name], base, classroom.join_code, name)
     teacher = new_page()
-    teacher.goto(f"{base}/login/")
-    teacher.get_by_label("Username").fill("teach")
-    teacher.get_by_label("Password").fill("a-good-password-42")
-    teacher.get_by_role("button", name="Log in").click()
+    log_in(teacher, base, "teach")
     teacher.goto(f"{base}/classes/{classroom.id}/")
     teacher.get_by_role("link", name="Start a lesson").click()
     teacher.get_by_label("Game").select_option("palabra")

@@ -8,23 +8,9 @@ from playwright.sync_api import expect
 from games.models import Table
 from learning import services
 from learning.models import User
+from tests.browser.pages import join, log_in
 
 pytestmark = pytest.mark.browser
-
-
-def log_in_teacher(page, base: str) -> None:
-    page.goto(f"{base}/login/")
-    page.get_by_label("Username").fill("profe")
-    page.get_by_label("Password").fill("a-good-password-42")
-    page.get_by_role("button", name="Log in").click()
-
-
-def join(page, base: str, code: str, name: str) -> None:
-    page.goto(f"{base}/join")
-    page.get_by_label("Class code").fill(code)
-    page.get_by_label("Your name").fill(name)
-    page.get_by_role("button", name="Join").click()
-    expect(page.locator("[data-live-status]")).to_have_text("live")
 
 
 def my_turn(page) -> bool:
@@ -39,7 +25,7 @@ def test_teacher_starts_a_lesson_and_two_students_play_a_hand(live_server_url, n
         join(page, live_server_url, classroom.join_code, name)
 
     teacher = new_page()
-    log_in_teacher(teacher, live_server_url)
+    log_in(teacher, live_server_url, "profe")
     teacher.goto(f"{live_server_url}/classes/{classroom.id}/")
     teacher.get_by_role("link", name="Start a lesson").click()
     teacher.get_by_label("Game").select_option("palabras_cortas")

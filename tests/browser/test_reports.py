@@ -7,6 +7,7 @@ from games import services as games_services
 from games.rules import GAMES
 from learning import services
 from learning.models import User
+from tests.browser.pages import log_in
 from tests.games import test_grabble_table as grabble
 from tests.learning import encounter_factory as f
 
@@ -29,10 +30,7 @@ def test_teacher_builds_and_reads_the_class_report(live_server_url, new_page, mo
     )  # fmt: skip
 
     page = new_page()
-    page.goto(f"{live_server_url}/login/")
-    page.get_by_label("Username").fill("kyria")
-    page.get_by_label("Password").fill("a-good-password-42")
-    page.get_by_role("button", name="Log in").click()
+    log_in(page, live_server_url, "kyria")
     page.goto(f"{live_server_url}/classes/{classroom.id}/")
     page.get_by_role("link", name="Class report").click()
     expect(page.locator("h1")).to_have_text("Report: Greek 101")
@@ -61,10 +59,7 @@ def test_after_a_finished_grabble_game_the_class_report_shows_the_words_played(l
     games_services.end_lesson(teacher, table.lesson_id)
 
     page = new_page()
-    page.goto(f"{live_server_url}/login/")
-    page.get_by_label("Username").fill("didaskalos")
-    page.get_by_label("Password").fill("a-good-password-42")
-    page.get_by_role("button", name="Log in").click()
+    log_in(page, live_server_url, "didaskalos")
     page.goto(f"{live_server_url}/classes/{classroom.id}/")
     page.get_by_role("link", name="Class report").click()
     expect(page.get_by_test_id("most-missed")).to_contain_text("λόγος")  # Βίκη gave the genitive in the quiz

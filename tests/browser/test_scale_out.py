@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 from learning import services
 from learning.models import Classroom, User
 from tests.browser.conftest import asgi_server
+from tests.browser.pages import log_in
 
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
 
@@ -35,10 +36,7 @@ def test_join_through_one_server_updates_the_roster_on_the_other(two_servers, ne
     room = services.create_classroom(User.objects.get(username="kyria"), "Koine", Classroom.Language.GREEK)
 
     teacher = new_page()
-    teacher.goto(f"{first}/login/")
-    teacher.get_by_label("Username").fill("kyria")
-    teacher.get_by_label("Password").fill("a-good-password-42")
-    teacher.get_by_role("button", name="Log in").click()
+    log_in(teacher, first, "kyria")
     teacher.goto(f"{first}/classes/{room.id}/")
     expect(teacher.locator("[data-live-status]")).to_have_text("live")
 
