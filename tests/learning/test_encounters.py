@@ -9,7 +9,6 @@ from django.db import transaction
 
 from games.engine import Game
 from games.engine.encounters import KINDS, WordEncounter
-from games.rules import GAMES
 from learning import services
 from learning.encounters import record_lesson, record_move
 from learning.models import Encounter, RecordedMove
@@ -17,21 +16,6 @@ from lexicons.models import Entry
 from tests.learning import encounter_factory as f
 
 NOUN_ACC, NOUN_NOM = f.NOUN_ACC, f.NOUN_NOM
-
-
-@pytest.fixture(autouse=True)
-def recorder(monkeypatch):
-    monkeypatch.setitem(GAMES, f.SLUG, f.RULES)
-
-
-@pytest.fixture
-def lexicon(db):
-    return f.make_lexicon()
-
-
-@pytest.fixture
-def pupils(classroom, student):
-    return [student, services.join_classroom(classroom.join_code, "Βασίλης")]
 
 
 @pytest.fixture

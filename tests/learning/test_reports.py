@@ -2,7 +2,6 @@
 
 import pytest
 
-from games.rules import GAMES
 from learning import reports, services
 from learning.encounters import record_encounters
 from learning.models import Report
@@ -10,21 +9,6 @@ from tests.learning import encounter_factory as f
 
 ACC, NOM, IMPF = f.NOUN_ACC, f.NOUN_NOM, f.VERB_IMPF
 AORIST_GIVEN = IMPF | {"tense": "A"}
-
-
-@pytest.fixture(autouse=True)
-def recorder(monkeypatch):
-    monkeypatch.setitem(GAMES, f.SLUG, f.RULES)
-
-
-@pytest.fixture
-def lexicon(db):
-    return f.make_lexicon()
-
-
-@pytest.fixture
-def pupils(classroom, student):
-    return [student, services.join_classroom(classroom.join_code, "Βασίλης")]
 
 
 @pytest.fixture

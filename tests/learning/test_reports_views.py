@@ -6,15 +6,9 @@ import io
 import pytest
 from django.urls import reverse
 
-from games.rules import GAMES
 from learning import reports, services
 from learning.models import Report
 from tests.learning import encounter_factory as f
-
-
-@pytest.fixture(autouse=True)
-def recorder(monkeypatch):
-    monkeypatch.setitem(GAMES, f.SLUG, f.RULES)
 
 
 @pytest.fixture

@@ -8,17 +8,11 @@ from django.utils import timezone
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games.rules import GAMES
 from learning import services, srs
 from learning.models import ReviewItem
 from tests.learning import encounter_factory as f
 
 TODAY = date(2026, 3, 2)
-
-
-@pytest.fixture(autouse=True)
-def recorder(monkeypatch):
-    monkeypatch.setitem(GAMES, f.SLUG, f.RULES)
 
 
 # -- the schedule ----------------------------------------------------------------------------------------------------
@@ -56,11 +50,6 @@ def test_any_run_of_answers_keeps_the_word_in_a_box_due_at_its_interval(answers)
 
 
 # -- fed by games ----------------------------------------------------------------------------------------------------
-@pytest.fixture
-def lexicon(db):
-    return f.make_lexicon()
-
-
 @pytest.fixture
 def table(classroom, student, lexicon):
     return f.start_lesson(classroom, [student], lexicon)
