@@ -22,6 +22,7 @@ encounter-recording job is published to the scratch Redis as in production, and 
 import argparse
 import asyncio
 import os
+import re
 import resource
 import shutil
 import signal
@@ -31,6 +32,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
@@ -156,14 +158,31 @@ def daphne(application: str, env: dict[str, str], logs: Path):
             process.wait()
 
 
-def server_problems(logs: Path) -> list[str]:
-    """Tracebacks and errors the servers logged (the app logs every failed action)."""
-    return [
-        f"{log.name}: {line.strip()}"
-        for log in sorted(logs.glob("*.log"))
-        for line in log.read_text(errors="replace").splitlines()
-        if "Traceback" in line or "ERROR" in line or "Error" in line
-    ]
+def server_problems(logs: Path) -> Counter:
+    """Errors the servers logged with a traceback (a crashed consumer, a failed action), by message, numbers
+    masked: a log record is the unindented line just before a ``Traceback`` (chained causes follow a blank)."""
+    problems: Counter = Counter()
+    for log in sorted(logs.glob("*.log")):
+        lines = log.read_text(errors="replace").splitlines()
+        for before, line in zip(["", *lines], lines, strict=False):
+            if line.startswith("Traceback") and before and not before.startswith(" "):
+                problems[f"{log.stem.split('-')[0]}: {re.sub(r'[0-9]+', 'N', before)[:160]}"] += 1
+    return problems
+
+
+@contextmanager
+def log_directory():
+    """Where the servers log: removed after a clean run, kept (and named) after errors or a failure."""
+    logs = Path(tempfile.mkdtemp(prefix="bench-live-"))
+    try:
+        yield logs
+    except BaseException:
+        print(f"Server logs kept in {logs}")
+        raise
+    if server_problems(logs):
+        print(f"Server logs kept in {logs}")
+    else:
+        shutil.rmtree(logs)
 
 
 # -- phases -------------------------------------------------------------------------------------------------------
@@ -239,7 +258,7 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))] if ordered else float("nan")
 
 
-def report(args, echo_rtts: list[float], echo_errors: int, live: dict, problems: list[str]) -> bool:
+def report(args, echo_rtts: list[float], echo_errors: int, live: dict, problems: Counter) -> bool:
     """Print the figures beside the targets; ``True`` if every target is met."""
     moves, loaded = live["moves"], live["loaded"]
     p50, p99 = percentile(moves, 50), percentile(moves, 99)
@@ -266,7 +285,7 @@ def report(args, echo_rtts: list[float], echo_errors: int, live: dict, problems:
         ),
         (
             "errors (client) / server log errors",
-            f"{errors.total} / {len(problems)}",
+            f"{errors.total} / {problems.total()}",
             "0 / 0",
             not errors.total and not problems,
         ),
@@ -279,8 +298,10 @@ def report(args, echo_rtts: list[float], echo_errors: int, live: dict, problems:
     for name, value, target, ok in rows:
         mark = "" if ok is None else ("ok" if ok else "MISSED")
         print(f"{name:<48} {value:>18} {target:>12}  {mark}")
-    for detail in errors.examples + problems[:5]:
+    for detail in errors.examples:
         print(f"  ! {detail}")
+    for problem, count in problems.most_common(5):
+        print(f"  ! {count} × {problem}")
     if moves:
         print(f"(move round trips: mean {statistics.fmean(moves):.1f} ms, max {max(moves):.1f} ms)")
     return all(ok for *_, ok in rows if ok is not None)
@@ -320,30 +341,28 @@ def main() -> int:
     args = parse_args()
     raise_file_limit(args.held + 1000)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # run the clean-up on kill too
-    logs = Path(tempfile.mkdtemp(prefix="bench-live-"))
-    with ExitStack() as stack:
-        database_url = stack.enter_context(scratch_database())
-        redis_url = stack.enter_context(scratch_redis(args.redis_db))
+    with log_directory() as logs, scratch_database() as database_url, scratch_redis(args.redis_db) as redis_url:
         env = server_env(database_url, redis_url, args.settings)
         print("Migrating the scratch database and creating classes, students and lessons…", flush=True)
         migrate(env)
         started = time.monotonic()
         plans = build_world(env, args.held // args.players, args.players)
         print(f"  {len(plans)} tables in {time.monotonic() - started:.0f} s; starting servers…", flush=True)
-        app_ports = [stack.enter_context(daphne("config.asgi:application", env, logs)) for _ in range(args.servers)]
-        echo_ports = [
-            stack.enter_context(daphne("bench.live.echo:application", env, logs)) for _ in range(args.servers)
-        ]
-        print("Timing the bare echo…", flush=True)
-        echo_rtts, echo_errors = asyncio.run(echo_phase(echo_ports, args.tables, args.players, args.moves, args.think))
-        print("Timing moves, then holding every socket…", flush=True)
-        live = asyncio.run(live_phases(app_ports, plans, args))
-        problems = server_problems(logs)
-        met = report(args, echo_rtts, echo_errors, live, problems)
-    if problems:
-        print(f"Server logs kept in {logs}")
-    else:
-        shutil.rmtree(logs)
+        with ExitStack() as servers:
+            app_ports = [
+                servers.enter_context(daphne("config.asgi:application", env, logs)) for _ in range(args.servers)
+            ]
+            echo_ports = [
+                servers.enter_context(daphne("bench.live.echo:application", env, logs)) for _ in range(args.servers)
+            ]
+            print("Timing the bare echo…", flush=True)
+            echo_rtts, echo_errors = asyncio.run(
+                echo_phase(echo_ports, args.tables, args.players, args.moves, args.think)
+            )
+            print("Timing moves, then holding every socket…", flush=True)
+            live = asyncio.run(live_phases(app_ports, plans, args))
+        # Read the logs once the servers have stopped: the last disconnects are handled after the clients close.
+        met = report(args, echo_rtts, echo_errors, live, server_problems(logs))
     return 0 if met else 1
 
 
