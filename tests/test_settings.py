@@ -61,3 +61,18 @@ def test_production_settings_pass_the_deployment_checks():
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
+
+
+def test_the_redis_layer_outlasts_channels_redis_blocking_read():
+    """channels-redis blocks 5 s on an idle server; a shorter socket timeout (redis-py 8's default) drops sockets."""
+    env = {k: v for k, v in os.environ.items() if k not in {"DJANGO_SETTINGS_MODULE"}}
+    env.update(REDIS_URL="redis://127.0.0.1:6379/0", DJANGO_SETTINGS_MODULE="config.settings.base")
+    code = (
+        "import django, json; django.setup(); from django.conf import settings as s; "
+        "print(json.dumps(s.CHANNEL_LAYERS['default']['CONFIG']['hosts'][0]))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+    host = json.loads(out.stdout)
+    assert host["address"] == "redis://127.0.0.1:6379/0"
+    assert host["socket_timeout"] > 5
+    assert host["max_connections"] >= 1000

@@ -319,7 +319,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument(
         "--settings",
         default="config.settings.base",
-        help="settings of every process (bench.live.redis_fix_settings: the Redis layer fixed for redis-py 8)",
+        help="settings module of every process",
     )
     parser.add_argument("--redis-db", type=int, default=5, help="an empty Redis database to use and flush")
     args = parser.parse_args()

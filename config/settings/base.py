@@ -76,7 +76,9 @@ ASGI_APPLICATION = "config.asgi.application"
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=int(os.environ.get("DATABASE_CONN_MAX_AGE", "0")),
+        # Kept open between requests and moves (a new PostgreSQL connection per move is most of its cost).
+        conn_max_age=int(os.environ.get("DATABASE_CONN_MAX_AGE", "60")),
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -115,7 +117,13 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": os.environ.get("CHANNELS_PREFIX", "asgi")},
+            "CONFIG": {
+                # redis-py 8 defaults to a 5 s socket timeout, which channels-redis's own 5 s blocking read
+                # (BZPOPMIN on an idle server) runs into, closing consumers with 1011 (django/channels_redis#422);
+                # and to 100 pooled connections, which a server holding hundreds of sockets exceeds.
+                "hosts": [{"address": REDIS_URL, "socket_timeout": 30, "max_connections": 1000}],
+                "prefix": os.environ.get("CHANNELS_PREFIX", "asgi"),
+            },
         }
     }
 else:
