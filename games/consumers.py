@@ -2,7 +2,8 @@
 
 A table connection joins exactly one group: its seat's, or the spectators' (the teacher's too), so the censored
 events and views a group receives are always the ones its members may see. Actions go through
-``services.apply_action``; every refusal is answered to the sender only, followed by a fresh snapshot.
+``services.apply_action_deferred``, whose committed broadcasts this event loop then sends (the database thread
+does not wait on Redis); every refusal is answered to the sender only, followed by a fresh snapshot.
 """
 
 import logging
@@ -64,7 +65,9 @@ class TableConsumer(JsonConsumer):
         client_id = message.get("client_id")
         client_id = client_id[:CLIENT_ID_MAX] if client_id is not None else None
         try:
-            await database_sync_to_async(services.apply_action)(self.table_id, self.scope["user"], message["action"])
+            _, deferred = await database_sync_to_async(services.apply_action_deferred)(
+                self.table_id, self.scope["user"], message["action"]
+            )
         except TableError as error:
             await self.send_error(error.code, error.message, client_id)
             await self.send_snapshot()
@@ -72,6 +75,8 @@ class TableConsumer(JsonConsumer):
             logger.exception("action failed at table %s", self.table_id)
             await self.send_error("server_error", "Something went wrong on the server; nothing was changed.", client_id)
             await self.send_snapshot()
+        else:
+            await services.send_deferred(deferred)
 
     # Group messages (sent by services after the commit).
     async def table_event(self, message: dict) -> None:

@@ -36,12 +36,19 @@ def is_teacher_of(user: User, table: Table) -> bool:
     return (
         user.is_authenticated
         and user.is_teacher
-        and Classroom.objects.filter(pk=table.lesson.classroom_id, teacher=user).exists()
+        and Classroom.objects.filter(lessons__id=table.lesson_id, teacher=user).exists()
     )
 
 
-def access(user: User, table: Table) -> Access | None:
-    """The class's teacher, or an active student seated (and not removed) at the table; ``None`` for anyone else."""
+def seats_of(table: Table) -> list[Seat]:
+    """The table's seats in seat order, with their students: read once, they answer both :func:`access` and
+    :func:`players` (the move path needs both and should not ask the database twice)."""
+    return list(table.seats.select_related("student").order_by("number"))
+
+
+def access(user: User, table: Table, seats: list[Seat] | None = None) -> Access | None:
+    """The class's teacher, or an active student seated (and not removed) at the table; ``None`` for anyone else.
+    ``seats``: the table's seats if already read (:func:`seats_of`)."""
     if not user.is_authenticated:
         return None
     if user.is_teacher:
@@ -49,14 +56,18 @@ def access(user: User, table: Table) -> Access | None:
     student = student_of(user)
     if student is None:
         return None
-    seat = Seat.objects.filter(table=table, student=student, removed=False).values_list("number", flat=True).first()
+    if seats is None:
+        seat = Seat.objects.filter(table=table, student=student, removed=False).values_list("number", flat=True).first()
+    else:
+        seat = next((s.number for s in seats if s.student_id == student.id and not s.removed), None)
     return None if seat is None else Access(seat=seat)
 
 
-def players(table: Table) -> list[dict[str, Any]]:
+def players(table: Table, seats: list[Seat] | None = None) -> list[dict[str, Any]]:
+    """Who sits where; ``seats``: the table's seats if already read (:func:`seats_of`)."""
     return [
         {"seat": s.number, "name": s.student.display_name, "removed": s.removed}
-        for s in table.seats.select_related("student").order_by("number")
+        for s in (seats_of(table) if seats is None else seats)
     ]
 
 
@@ -65,15 +76,16 @@ def game_title(slug: str) -> str:
     return rules.title if rules else slug
 
 
-def table_info(table: Table) -> dict[str, Any]:
-    """What every page of the table shows besides the game itself (the same for every recipient)."""
+def table_info(table: Table, seated: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """What every page of the table shows besides the game itself (the same for every recipient). ``seated``:
+    :func:`players` if already built."""
     return {
         "id": table.id,
         "number": table.number,
         "game": table.game,
         "title": game_title(table.game),
         "status": table.status,
-        "players": players(table),
+        "players": players(table) if seated is None else seated,
     }
 
 
@@ -87,11 +99,12 @@ def snapshot(table: Table, seat: int | None) -> dict[str, Any]:
     }
 
 
-def dashboard_row(table: Table) -> dict[str, Any]:
-    """One table on the teacher's dashboard: players, phase, scores and whose turn it is."""
+def dashboard_row(table: Table, seated: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """One table on the teacher's dashboard: players, phase, scores and whose turn it is. ``seated``:
+    :func:`players` if already built."""
     rules = GAMES[table.game]
     status = rules.status(table.state)
-    seated = players(table)
+    seated = players(table) if seated is None else seated
     names = {p["seat"]: p["name"] for p in seated}
     scores = rules.scores(table.state)
     return {

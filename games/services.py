@@ -5,11 +5,19 @@ appended and the new state saved. Only after the commit are the events broadcast
 censored copy and their own view: one channel-layer group per seat and one for spectators (the teacher watches as
 a spectator), so nothing secret is ever sent to a group that should not see it. Broadcasts are best effort — the
 database is the truth and a client that misses one resyncs by sequence number.
+
+The websocket consumer plays through :func:`apply_action_deferred`: the same transaction, but the committed move's
+broadcasts come back to it to be sent from its event loop, instead of being sent one by one from the database thread
+while that thread (which every table of the server process shares) waits on Redis.
 """
 
+import asyncio
 import logging
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -72,6 +80,56 @@ def _word_list(lexicon_id: int | None) -> WordList | None:
 
 
 # -- playing ---------------------------------------------------------------------------------------------------
+@dataclass
+class Deferred:
+    """What a committed move left for its async caller to do: ``messages`` to send (group, message), then the
+    ``later`` work (the learning job's publish), which no seat waits for."""
+
+    messages: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    later: list[Callable[[], None]] = field(default_factory=list)
+
+
+# Set while apply_action_deferred runs: the commit hooks fill it instead of sending.
+_deferred: ContextVar[Deferred | None] = ContextVar("deferred_broadcasts", default=None)
+
+
+def apply_action_deferred(
+    table_id: int, user: User, action: Action, expected_version: int | None = None
+) -> tuple[Move, Deferred]:
+    """:func:`apply_action` for the websocket consumer: the broadcasts are prepared on commit as usual but handed
+    back instead of sent; the caller sends them with :func:`send_deferred`. Nothing comes back for an action that
+    failed (it raises). Inside a caller's own transaction nothing is deferred: that commit is not ours to wait for."""
+    if transaction.get_connection().in_atomic_block:
+        return apply_action(table_id, user, action, expected_version), Deferred()
+    deferred = Deferred()
+    token = _deferred.set(deferred)
+    try:
+        move = apply_action(table_id, user, action, expected_version)
+    finally:
+        _deferred.reset(token)
+    return move, deferred
+
+
+async def send_deferred(deferred: Deferred) -> None:
+    """Send a move's broadcasts all at once from the event loop, then do its later work in the database thread."""
+    from channels.db import database_sync_to_async
+
+    layer = get_channel_layer()
+    results = await asyncio.gather(
+        *(layer.group_send(group, message) for group, message in deferred.messages), return_exceptions=True
+    )
+    for (group, _), result in zip(deferred.messages, results, strict=True):
+        if isinstance(result, BaseException):
+            logger.error("could not broadcast to %s", group, exc_info=result)
+    if deferred.later:
+        await database_sync_to_async(_run_all)(deferred.later)
+
+
+def _run_all(work: list[Callable[[], None]]) -> None:
+    for job in work:
+        job()
+
+
 def apply_action(table_id: int, user: User, action: Action, expected_version: int | None = None) -> Move:
     """Apply ``action`` by ``user`` (a seated student, or the class's teacher acting as moderator) to the table.
 
@@ -82,7 +140,8 @@ def apply_action(table_id: int, user: User, action: Action, expected_version: in
         raise TableError("bad_action", "An action must be a JSON object with a type.")
     with transaction.atomic():
         table = _locked_table(table_id)
-        seat = _acting_seat(table, user)
+        seats = selectors.seats_of(table)
+        seat = _acting_seat(table, user, seats)
         if table.status == Table.Status.PAUSED:
             raise TableError(PAUSED, "The teacher has paused this table; wait until it resumes.")
         if table.status == Table.Status.FINISHED:
@@ -98,7 +157,16 @@ def apply_action(table_id: int, user: User, action: Action, expected_version: in
         except RuleError as error:
             raise TableError(error.code, error.message) from error
         return _record(
-            table, rules, state, events, kind=Move.Kind.ACTION, seat=seat, actor=user, action=action, now=now
+            table,
+            rules,
+            state,
+            events,
+            kind=Move.Kind.ACTION,
+            seat=seat,
+            actor=user,
+            action=action,
+            now=now,
+            seated=selectors.players(table, seats),
         )
 
 
@@ -113,8 +181,8 @@ def _locked_table(table_id: int) -> Table:
     return table
 
 
-def _acting_seat(table: Table, user: User) -> int | None:
-    access = selectors.access(user, table)
+def _acting_seat(table: Table, user: User, seats: list[Seat]) -> int | None:
+    access = selectors.access(user, table, seats)
     if access is None:
         raise TableError(FORBIDDEN, "You do not play at this table.")
     return access.seat
@@ -131,7 +199,10 @@ def _record(
     actor: User | None,
     action: Action,
     now,
+    seated: list[dict[str, Any]] | None = None,
 ) -> Move:
+    """Save the new state and log the move; on commit, broadcast it and have its encounters recorded. ``seated``:
+    the table's players as read under the lock (``None``: read them when broadcasting)."""
     table.version += 1
     table.state = state
     if rules.status(state).finished:
@@ -140,9 +211,18 @@ def _record(
     move = Move.objects.create(
         table=table, seq=table.version, kind=kind, seat=seat, actor=actor, action=action, events=events, created=now
     )
-    learning_services.enqueue_recording(move)
-    _broadcast_events(table, rules, state, events)
+    _broadcast_events(table, rules, state, events, seated)
+    _enqueue_recording(move)
     return move
+
+
+def _enqueue_recording(move: Move) -> None:
+    """The learning job is published after the broadcasts: when deferred, once the consumer has sent them."""
+    deferred = _deferred.get()
+    if deferred is None:
+        learning_services.enqueue_recording(move)
+    else:
+        transaction.on_commit(lambda: deferred.later.append(partial(learning_services.enqueue_recording, move)))
 
 
 # -- the teacher's lesson --------------------------------------------------------------------------------------
@@ -361,13 +441,16 @@ def remove_player(teacher: User, table_id: int, seat: int) -> Move:
 
 
 # -- broadcasting ------------------------------------------------------------------------------------------------
-def _broadcast_events(table: Table, rules: Game, state: dict[str, Any], events: list[Event]) -> None:
+def _broadcast_events(
+    table: Table, rules: Game, state: dict[str, Any], events: list[Event], seated: list[dict[str, Any]] | None
+) -> None:
     """After the commit: each seat still playing, and the spectators, get their censored events and their view."""
     seq = table.version
 
     def send() -> None:
-        info = selectors.table_info(table)
-        recipients = [p["seat"] for p in info["players"] if not p["removed"]] + [None]
+        players = selectors.players(table) if seated is None else seated
+        info = selectors.table_info(table, players)
+        recipients = [p["seat"] for p in players if not p["removed"]] + [None]
         for seat in recipients:
             message = {
                 "type": "table.event",
@@ -377,7 +460,7 @@ def _broadcast_events(table: Table, rules: Game, state: dict[str, Any], events: 
                 "table": info,
             }
             _group_send(seat_group(table.id, seat), message)
-        _send_dashboard_row(table)
+        _send_dashboard_row(table, players)
 
     transaction.on_commit(send)
 
@@ -393,13 +476,19 @@ def _broadcast_refresh(table: Table) -> None:
     transaction.on_commit(send)
 
 
-def _send_dashboard_row(table: Table) -> None:
-    fresh = Table.objects.get(pk=table.pk)
-    _group_send(lesson_group(fresh.lesson_id), {"type": "lesson.row", "row": selectors.dashboard_row(fresh)})
+def _send_dashboard_row(table: Table, seated: list[dict[str, Any]] | None = None) -> None:
+    """``table`` as saved (it is the row we locked and wrote, so there is nothing to read again)."""
+    row = selectors.dashboard_row(table, seated)
+    _group_send(lesson_group(table.lesson_id), {"type": "lesson.row", "row": row})
 
 
 def _group_send(group: str, message: dict) -> None:
-    """Best effort: a channel layer that is down must not fail the change that was committed."""
+    """Best effort: a channel layer that is down must not fail the change that was committed. During
+    :func:`apply_action_deferred` the message is handed back to its caller instead."""
+    deferred = _deferred.get()
+    if deferred is not None:
+        deferred.messages.append((group, message))
+        return
     try:
         async_to_sync(get_channel_layer().group_send)(group, message)
     except Exception:  # noqa: BLE001 - any channel-layer failure is logged and swallowed by design

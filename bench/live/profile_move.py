@@ -1,0 +1,148 @@
+"""Where one move's time goes: ``games.services.apply_action`` alone, in-process, on PostgreSQL and Redis.
+
+    .venv/bin/python bench/live/profile_move.py [--moves 200] [--redis-db 6] [--path consumer|sync|database] [--profile]
+
+The live benchmark (``run.py``) measures the whole round trip through Daphne; this script takes the server, the
+sockets and the other tables away and times what the database thread does for one move: the transaction (lock,
+rules, save, move row) and what runs after its commit (broadcasts, the recording job's publish). Nobody listens
+to the groups, so the broadcasts cost what they cost the sender. ``--path consumer`` plays as the websocket consumer
+does (``apply_action_deferred`` in the database thread, then ``send_deferred`` on the event loop); ``sync`` as a view
+or a test does (``apply_action``, broadcasts sent from the same thread on commit); ``database`` only the consumer's
+database-thread part (broadcasts prepared, not sent). Same scratch services as
+``run.py``: a database ``bench_profile`` (created, migrated, dropped; server from ``BENCH_POSTGRES``) and Redis
+database ``--redis-db`` (refused unless empty, flushed at the end). ``--profile`` adds the top of a cProfile listing.
+"""
+
+import argparse
+import asyncio
+import cProfile
+import os
+import pstats
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from bench.live.run import POSTGRES, admin, scratch_redis  # noqa: E402
+
+DATABASE = "bench_profile"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--moves", type=int, default=200)
+    parser.add_argument("--redis-db", type=int, default=6)
+    parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--path", choices=["consumer", "sync", "database"], default="consumer")
+    args = parser.parse_args()
+    admin(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
+    admin(f"CREATE DATABASE {DATABASE}")
+    try:
+        with scratch_redis(args.redis_db) as redis_url:
+            env = {
+                "DJANGO_SETTINGS_MODULE": "config.settings.base",
+                "DJANGO_DEBUG": "false",
+                "DATABASE_URL": f"{POSTGRES}/{DATABASE}",
+                "REDIS_URL": redis_url,
+                "LOG_LEVEL": "WARNING",
+            }
+            os.environ.update(env)
+            subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, check=True)
+            measure(args)
+    finally:
+        from django.db import connections
+
+        connections.close_all()
+        admin(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
+    return 0
+
+
+def measure(args) -> None:
+    import django
+
+    django.setup()
+    from channels.db import database_sync_to_async
+    from django.db import connection, connections
+    from django.test.utils import CaptureQueriesContext
+
+    from bench.live import world
+    from games import services
+    from games.models import Table
+    from learning.models import User
+
+    plan = world.build(1, 4, tables_per_class=1)[0]
+    users = list(User.objects.filter(student__seats__table_id=plan.table_id).order_by("student__seats__number"))
+
+    def next_action() -> tuple[User, dict]:
+        state = Table.objects.get(pk=plan.table_id).state
+        seat = state["turn"]
+        if state["phase"] == "draw":
+            return users[seat], {"type": "draw_stock"}
+        return users[seat], {"type": "discard", "card": state["hands"][seat][0]}
+
+    async def sync_move() -> None:
+        """As the consumer did before deferring: apply_action in the database thread, whose commit hooks send each
+        broadcast through async_to_sync (back to the event loop) while the thread waits."""
+        user, action = await database_sync_to_async(next_action)()
+        await database_sync_to_async(services.apply_action)(plan.table_id, user, action)
+
+    async def consumer_move() -> None:
+        """As the websocket consumer does it: the database thread, then the event loop sends."""
+        user, action = await database_sync_to_async(next_action)()
+        _, deferred = await database_sync_to_async(services.apply_action_deferred)(plan.table_id, user, action)
+        await services.send_deferred(deferred)
+
+    async def database_part() -> None:
+        """Only what the database thread does for the consumer (the broadcasts are prepared, not sent)."""
+        await database_sync_to_async(db_move)()
+
+    def db_move() -> None:
+        user, action = next_action()
+        services.apply_action_deferred(plan.table_id, user, action)
+
+    one_move = {"sync": sync_move, "consumer": consumer_move, "database": database_part}[args.path]
+    if args.path == "database" and args.profile:
+        for _ in range(10):
+            db_move()
+        cProfile.runctx("for _ in range(args.moves): db_move()", globals(), locals(), sort="tottime")
+    with CaptureQueriesContext(connection) as queries:
+        user, action = next_action()
+        services.apply_action(plan.table_id, user, action)
+    print(f"queries of apply_action: {len(queries) - 1} (after the script's own table read)")
+    for query in queries.captured_queries[1:]:
+        print(f"  {query['sql'][:140]}")
+    connection.close()  # the moves below use the database thread's own connection
+    profiler = cProfile.Profile() if args.profile else None
+
+    async def play() -> list[float]:
+        """One event loop for every move, as in a server process (the Redis connections are the loop's)."""
+        for _ in range(10):  # warm up: connections, imports, caches
+            await one_move()
+        times = []
+        for _ in range(args.moves):
+            started = time.perf_counter()
+            if profiler:
+                profiler.enable()
+            await one_move()
+            if profiler:
+                profiler.disable()
+            times.append((time.perf_counter() - started) * 1000)
+        await database_sync_to_async(connections.close_all)()
+        return sorted(times)
+
+    times = asyncio.run(play())
+    print(
+        f"{args.moves} moves by the {args.path} path, incl. one table read: p50 {statistics.median(times):.2f} ms, "
+        f"p99 {times[int(len(times) * 0.99) - 1]:.2f} ms, mean {statistics.fmean(times):.2f} ms"
+    )
+    if profiler:
+        stats = pstats.Stats(profiler).sort_stats("cumulative")
+        stats.print_stats(30)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

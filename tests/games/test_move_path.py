@@ -1,0 +1,120 @@
+"""The move path stays lean: a bounded number of queries, and the consumer's deferred broadcasts keep the commit
+rule (nothing for an action that did not commit; inside a caller's transaction, sent on that commit as usual)."""
+
+import asyncio
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+from django.db import transaction
+
+from games import services
+from games.models import Table
+from games.services import TableError
+from learning.models import RecordedMove
+from tests.games.conftest import seated
+
+pytestmark = pytest.mark.usefixtures("toy_game")
+
+db = database_sync_to_async
+
+# SAVEPOINT, SQLite's write-lock update, the locked table, its seats with their students, the state's update, the
+# move's insert, RELEASE. Raise it only for a reason: every query here is paid on every move of every table.
+MOVE_QUERIES = 7
+
+
+@pytest.mark.django_db
+def test_a_move_takes_a_bounded_number_of_queries(table, django_assert_max_num_queries):
+    users = seated(table)
+    with django_assert_max_num_queries(MOVE_QUERIES):
+        services.apply_action(table.id, users[0], {"type": "draw"})
+
+
+@pytest.mark.django_db
+def test_broadcasting_a_move_reads_nothing_more(table, django_capture_on_commit_callbacks, django_assert_num_queries):
+    users = seated(table)
+    with django_capture_on_commit_callbacks() as callbacks:
+        services.apply_action(table.id, users[0], {"type": "draw"})
+    broadcast, recording = callbacks  # the recording job is published after the broadcasts
+    with django_assert_num_queries(0):
+        broadcast()
+
+
+@pytest.mark.django_db
+def test_a_teachers_move_takes_a_bounded_number_of_queries(table, teacher, django_assert_max_num_queries):
+    with django_assert_max_num_queries(MOVE_QUERIES + 1):  # + the check that the class is theirs
+        services.apply_action(table.id, teacher, {"type": "skip"})
+
+
+async def listening(table) -> dict[str | None, str]:
+    """A channel in each seat's group, the spectators' and the lesson's, by seat (``"lesson"`` for the lesson's)."""
+    layer = get_channel_layer()
+    channels = {}
+    for seat in [0, 1, 2, None]:
+        channels[seat] = await layer.new_channel()
+        await layer.group_add(services.seat_group(table.id, seat), channels[seat])
+    channels["lesson"] = await layer.new_channel()
+    await layer.group_add(services.lesson_group(table.lesson_id), channels["lesson"])
+    return channels
+
+
+async def nothing_waiting(channel: str) -> bool:
+    try:
+        await asyncio.wait_for(get_channel_layer().receive(channel), timeout=0.05)
+    except TimeoutError:
+        return True
+    return False
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_deferred_move_is_committed_and_its_broadcasts_handed_back_unsent(table):
+    channels = await listening(table)
+    users = await db(seated)(table)
+    move, deferred = await db(services.apply_action_deferred)(table.id, users[0], {"type": "draw"})
+    assert (await db(Table.objects.get)(pk=table.pk)).version == move.seq == 1
+    for channel in channels.values():
+        assert await nothing_waiting(channel)
+    groups = [group for group, _ in deferred.messages]
+    assert groups == [
+        *(services.seat_group(table.id, seat) for seat in [0, 1, 2, None]),
+        services.lesson_group(table.lesson_id),
+    ]
+    assert not await db(RecordedMove.objects.filter(move_id=move.pk).exists)()  # recorded later, not yet
+
+    await services.send_deferred(deferred)
+    for seat in [0, 1, 2, None]:
+        message = await get_channel_layer().receive(channels[seat])
+        assert (message["type"], message["seq"], message["view"]["seat"]) == ("table.event", 1, seat)
+        assert ("card" in message["events"][0]) == (seat == 0)
+    row = await get_channel_layer().receive(channels["lesson"])
+    assert (row["type"], row["row"]["seq"]) == ("lesson.row", 1)
+    assert await db(RecordedMove.objects.filter(move_id=move.pk).exists)()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_refused_deferred_move_hands_back_nothing_and_later_moves_broadcast_as_usual(table):
+    channels = await listening(table)
+    users = await db(seated)(table)
+    with pytest.raises(TableError):
+        await db(services.apply_action_deferred)(table.id, users[1], {"type": "draw"})
+    await db(services.apply_action)(table.id, users[0], {"type": "draw"})  # the plain path sends on commit
+    message = await get_channel_layer().receive(channels[0])
+    assert message["seq"] == 1
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_inside_a_callers_transaction_nothing_is_deferred_or_sent_before_its_commit(table):
+    channels = await listening(table)
+    users = await db(seated)(table)
+
+    def move_then_fail() -> None:
+        with transaction.atomic():
+            _, deferred = services.apply_action_deferred(table.id, users[0], {"type": "draw"})
+            assert deferred.messages == [] and deferred.later == []
+            raise RuntimeError("the caller's transaction fails after the move")
+
+    with pytest.raises(RuntimeError):
+        await db(move_then_fail)()
+    assert (await db(Table.objects.get)(pk=table.pk)).version == 0
+    for channel in channels.values():
+        assert await nothing_waiting(channel)
