@@ -53,13 +53,17 @@ def access(user: User, table: Table, seats: list[Seat] | None = None) -> Access 
         return None
     if user.is_teacher:
         return Access(seat=None) if is_teacher_of(user, table) else None
-    student = student_of(user)
-    if student is None:
-        return None
     if seats is None:
+        student = student_of(user)
+        if student is None:
+            return None
         seat = Seat.objects.filter(table=table, student=student, removed=False).values_list("number", flat=True).first()
     else:
-        seat = next((s.number for s in seats if s.student_id == student.id and not s.removed), None)
+        # The seats' students were read with the seats (under the table's lock on the move path), so a student
+        # the teacher has just removed from the class is refused without reading the student again.
+        seat = next(
+            (s.number for s in seats if s.student.user_id == user.id and s.student.active and not s.removed), None
+        )
     return None if seat is None else Access(seat=seat)
 
 

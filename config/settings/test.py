@@ -20,3 +20,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 # Tasks run in-process so tests see their effects; the one test of a real worker switches this off.
 CELERY_TASK_ALWAYS_EAGER = True
+
+# Close connections after each request and each database_sync_to_async call: a connection kept open in an async
+# test's worker thread would outlive the test and stop the test database from being dropped at the end.
+DATABASES["default"]["CONN_MAX_AGE"] = 0

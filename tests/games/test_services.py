@@ -206,6 +206,17 @@ def test_a_student_acts_only_in_their_own_seat(table, classroom):
     assert caught.value.code == "forbidden"
 
 
+def test_a_student_removed_from_the_class_cannot_act_any_more(table, teacher):
+    """Their user object (as a consumer holds it for the connection's life) still knows them as active."""
+    user = seated(table)[to_act(table)]
+    assert user.student.active
+    learning_services.remove_student(teacher, user.student.id)
+    with pytest.raises(TableError) as caught:
+        services.apply_action(table.id, user, {"type": "play", "card": table.state["hands"][to_act(table)][0]})
+    assert caught.value.code == "forbidden"
+    assert Table.objects.get(pk=table.pk).version == 0
+
+
 def test_another_teacher_cannot_act(table, other_teacher):
     with pytest.raises(TableError) as caught:
         services.apply_action(table.id, other_teacher, {"type": "skip"})
