@@ -3,7 +3,7 @@
 from typing import Any
 
 from django import forms
-from django.db.models import Q
+from django.db.models import F, Q
 
 from games.engine import Game, Option
 from games.rules import GAMES
@@ -59,9 +59,12 @@ class StartLessonForm(forms.Form):
         self.fields["lexicon"].queryset = Lexicon.objects.filter(
             Q(owner__isnull=True) | Q(owner=teacher), version__gt=0, language__in=languages
         )
-        # The bundled lexicon of the class's language is what most lessons want.
+        # The bundled lexicon of the class's language is what most lessons want; failing that, the first by name.
         self.fields["lexicon"].initial = (
-            self.fields["lexicon"].queryset.filter(language=classroom.language).order_by("owner", "name").first()
+            self.fields["lexicon"]
+            .queryset.filter(language=classroom.language)
+            .order_by(F("slug").asc(nulls_last=True), "name")
+            .first()
         )
         for slug, rules in self.games.items():
             for option in rules.options:

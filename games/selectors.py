@@ -1,5 +1,6 @@
 """Reads for lessons and tables: who may see a table and as whom, snapshots, dashboard rows, replays."""
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,9 +16,37 @@ from lexicons import services as lexicon_services
 
 
 def word_list_for(lexicon_id: int | None) -> WordList | None:
-    """The word list a table's rules check words against (``None``: no lexicon). Raises
-    ``LexiconNotReady`` while the lexicon has no complete import."""
-    return None if lexicon_id is None else lexicon_services.word_list(lexicon_id)
+    """The word list a table's rules check words against (``None``: no lexicon). It is read when the rules first
+    use it, and raises ``LexiconNotReady`` then if the lexicon has no complete import."""
+    return None if lexicon_id is None else TableWordList(lexicon_id)
+
+
+class TableWordList:
+    """A table's word list, looked up in the lexicons only when the rules first ask: most moves (draws, discards,
+    passes) check no word, and the move path should not read the lexicon's row for them."""
+
+    def __init__(self, lexicon_id: int) -> None:
+        self.lexicon_id = lexicon_id
+        self._words: WordList | None = None
+
+    @property
+    def words(self) -> WordList:
+        if self._words is None:
+            self._words = lexicon_services.word_list(self.lexicon_id)
+        return self._words
+
+    @property
+    def language(self) -> str:
+        return self.words.language
+
+    def normalise(self, text: str) -> str:
+        return self.words.normalise(text)
+
+    def is_word(self, key: str) -> bool:
+        return self.words.is_word(key)
+
+    def analyses(self, key: str) -> list[Mapping[str, Any]]:
+        return self.words.analyses(key)
 
 
 @dataclass(frozen=True)

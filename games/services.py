@@ -17,6 +17,7 @@ import secrets
 from collections.abc import Callable, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from datetime import datetime
 from functools import partial
 from typing import Any
 
@@ -28,7 +29,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import selectors
-from games.engine import Action, Context, Event, Game, RuleError, WordList, censor_all
+from games.engine import Action, Context, Event, Game, RuleError, censor_all
 from games.models import Lesson, Move, Seat, Table
 from games.rules import GAMES
 from learning import services as learning_services
@@ -72,9 +73,14 @@ def rules_of(slug: str) -> Game:
         raise TableError("unknown_game", f"There is no game called “{slug}”.") from None
 
 
-def _word_list(lexicon_id: int | None) -> WordList | None:
+def _run_rules(
+    play: Callable[[Context], tuple[dict[str, Any], list[Event]]], lexicon_id: int | None, now: datetime
+) -> tuple[dict[str, Any], list[Event]]:
+    """Run one rules call with the table's lexicon; the rules' refusals become :class:`TableError`."""
     try:
-        return selectors.word_list_for(lexicon_id)
+        return play(Context(selectors.word_list_for(lexicon_id), now.timestamp()))
+    except RuleError as error:
+        raise TableError(error.code, error.message) from error
     except lexicon_services.LexiconNotReady:
         raise TableError("lexicon_not_ready", "The table's lexicon is being imported; try again shortly.") from None
 
@@ -150,12 +156,7 @@ def apply_action(table_id: int, user: User, action: Action, expected_version: in
             raise TableError(STALE, "Someone moved first: the table has changed, look again and retry.")
         rules = rules_of(table.game)
         now = timezone.now()
-        try:
-            state, events = rules.apply(
-                table.state, seat, action, Context(_word_list(table.lexicon_id), now.timestamp())
-            )
-        except RuleError as error:
-            raise TableError(error.code, error.message) from error
+        state, events = _run_rules(partial(rules.apply, table.state, seat, action), table.lexicon_id, now)
         return _record(
             table,
             rules,
@@ -426,10 +427,7 @@ def remove_player(teacher: User, table_id: int, seat: int) -> Move:
         raise TableError(NOT_FOUND, "Nobody plays in that seat.")
     rules = rules_of(table.game)
     now = timezone.now()
-    try:
-        state, events = rules.remove_player(table.state, seat, Context(_word_list(table.lexicon_id), now.timestamp()))
-    except RuleError as error:
-        raise TableError(error.code, error.message) from error
+    state, events = _run_rules(partial(rules.remove_player, table.state, seat), table.lexicon_id, now)
     seat_row.removed = True
     seat_row.save(update_fields=["removed"])
     group = seat_group(table.id, seat)

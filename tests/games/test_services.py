@@ -5,6 +5,7 @@ import threading
 
 import pytest
 from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -15,6 +16,7 @@ from learning import services as learning_services
 from tests.games.conftest import seated
 from tests.games.toygame import TOY
 
+REAL_WORD_LIST_FOR = selectors.word_list_for
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("toy_game")]
 
 
@@ -240,6 +242,22 @@ def test_the_lexicon_reaches_the_rules(table):
     services.apply_action(table.id, users[0], {"type": "say", "word": "λόγος"})
     with pytest.raises(TableError) as caught:
         services.apply_action(table.id, users[0], {"type": "say", "word": "xyz"})
+    assert caught.value.code == "not_a_word"
+
+
+def test_a_move_that_checks_no_word_does_not_read_the_lexicon(table, bundled_lexicons, monkeypatch):
+    monkeypatch.setattr(selectors, "word_list_for", REAL_WORD_LIST_FOR)
+    Table.objects.filter(pk=table.pk).update(lexicon=bundled_lexicons["koine-greek"])
+    users = seated(table)
+    with CaptureQueriesContext(connection) as draw:
+        services.apply_action(table.id, users[0], {"type": "draw"})
+    seat = to_act(Table.objects.get(pk=table.pk))
+    with CaptureQueriesContext(connection) as say:
+        services.apply_action(table.id, users[seat], {"type": "say", "word": "λόγος"})
+    assert not [q for q in draw.captured_queries if "lexicons_" in q["sql"]]
+    assert [q for q in say.captured_queries if "lexicons_lexicon" in q["sql"]]
+    with pytest.raises(TableError) as caught:
+        services.apply_action(table.id, users[to_act(Table.objects.get(pk=table.pk))], {"type": "say", "word": "xyz"})
     assert caught.value.code == "not_a_word"
 
 

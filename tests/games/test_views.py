@@ -68,15 +68,25 @@ def test_a_refused_start_shows_why(teacher, classroom, students):
     assert not Lesson.objects.exists()
 
 
-def make_lexicon(language: str) -> Lexicon:
-    return Lexicon.objects.create(name=f"Words ({language})", language=language, version=1, status=Lexicon.Status.READY)
+def make_lexicon(language: str, name: str = "", owner=None) -> Lexicon:
+    return Lexicon.objects.create(
+        name=name or f"Words ({language})", language=language, version=1, status=Lexicon.Status.READY, owner=owner
+    )
 
 
 def test_the_class_languages_lexicon_is_chosen_by_default(teacher, classroom, students):
-    greek = make_lexicon("grc")
-    make_lexicon("spa")
+    Lexicon.objects.filter(slug__isnull=False).update(version=0)  # no bundled lexicon usable (if loaded)
+    make_lexicon("spa", name="A Spanish list")
+    make_lexicon("grc", name="Zeta words")
+    greek = make_lexicon("grc", name="Greek words")
     page = client_for(teacher).get(start_url(classroom))
     assert page.context["form"]["lexicon"].value() == greek.id
+
+
+def test_the_bundled_lexicon_comes_before_a_teachers_own(teacher, classroom, students, bundled_lexicons):
+    make_lexicon("grc", name="A teacher's Greek", owner=teacher)
+    page = client_for(teacher).get(start_url(classroom))
+    assert page.context["form"]["lexicon"].value() == bundled_lexicons["koine-greek"].id
 
 
 def test_a_lexicon_in_another_language_than_the_game_is_refused(teacher, classroom, students):
