@@ -70,7 +70,7 @@ def test_a_move_is_recorded_per_student_with_the_lexicons_figures(table, pupils,
     assert (mine.kind, mine.form, mine.key, mine.lemma, mine.gloss, mine.pos) == (
         "played", "λόγον", "ΛΟΓΟΝ", "λόγος", "word", "N"
     )  # fmt: skip
-    assert mine.entry_id == Entry.objects.get(key="ΛΟΓΟΝ").pk
+    assert mine.entry_id == Entry.objects.get(lexicon=lexicon, key="ΛΟΓΟΝ").pk
     assert mine.expected == NOUN_ACC
     assert (mine.frequency, mine.rare) == (3, False)
     assert (mine.game, mine.lesson_id, mine.table_id, mine.move_id, mine.turn) == (
@@ -99,7 +99,7 @@ def test_the_reading_the_game_matched_decides_the_entry(table):
     neuter = {"case": "N", "number": "S", "gender": "N"}
     f.record(table, [f.parsed(0, "ἄρτον", "ΑΡΤΟΝ", "ἄρτος", "N", neuter)])
     row = Encounter.objects.get()
-    assert row.entry_id == Entry.objects.get(key="ΑΡΤΟΝ", parse=neuter).pk
+    assert row.entry_id == Entry.objects.get(lexicon_id=table.lexicon_id, key="ΑΡΤΟΝ", parse=neuter).pk
     assert (row.gloss, row.rare) == ("loaf (neuter reading)", True)
 
 
