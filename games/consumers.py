@@ -1,9 +1,9 @@
 """The live table page and the teacher's lesson dashboard (protocol: DESIGN.md §2).
 
-A table connection joins exactly one group: its seat's, or the spectators' (the teacher's too), so the censored
-events and views a group receives are always the ones its members may see. Actions go through
-``services.apply_action_deferred``, whose committed broadcasts this event loop then sends (the database thread
-does not wait on Redis); every refusal is answered to the sender only, followed by a fresh snapshot.
+A table connection joins its table's group; each broadcast there carries every seat's censored events and view,
+and a connection forwards its own seat's copy only (the spectators' to the teacher), never the whole message.
+Actions go through ``services.apply_action_deferred``, whose committed broadcasts this event loop then sends (the
+database thread does not wait on Redis); every refusal is answered to the sender only, followed by a snapshot.
 """
 
 import logging
@@ -35,7 +35,7 @@ class TableConsumer(JsonConsumer):
         if found is None:
             return None
         self.seat = found.seat
-        return [services.seat_group(self.table_id, self.seat)]
+        return [services.table_group(self.table_id)]
 
     async def on_connected(self) -> None:
         await self.send_snapshot()
@@ -80,12 +80,15 @@ class TableConsumer(JsonConsumer):
 
     # Group messages (sent by services after the commit).
     async def table_event(self, message: dict) -> None:
+        mine = message["copies"].get(services.recipient(self.seat))
+        if mine is None:  # this seat was removed by this very move: its own table.removed follows
+            return
         await self.send_json(
             {
                 "type": "event",
                 "seq": message["seq"],
-                "events": message["events"],
-                "view": message["view"],
+                "events": mine["events"],
+                "view": mine["view"],
                 "table": message["table"],
             }
         )
@@ -94,6 +97,8 @@ class TableConsumer(JsonConsumer):
         await self.send_snapshot()
 
     async def table_removed(self, message: dict) -> None:
+        if message["seat"] != self.seat:
+            return
         await self.send_json({"type": "removed", "message": "Your teacher has taken you out of this game."})
         await self.close(code=CLOSE_FORBIDDEN)
 

@@ -2,9 +2,11 @@
 
 An action is applied in one transaction: the table row is locked, the version checked, the pure rules run, the move
 appended and the new state saved. Only after the commit are the events broadcast, each recipient getting their own
-censored copy and their own view: one channel-layer group per seat and one for spectators (the teacher watches as
-a spectator), so nothing secret is ever sent to a group that should not see it. Broadcasts are best effort — the
-database is the truth and a client that misses one resyncs by sequence number.
+censored copy and their own view (the teacher watches as a spectator). A table has one channel-layer group: its
+message carries every seat's censored copy, and each connection forwards only its own seat's to its browser, so no
+browser ever receives what it may not see, while a move costs one group send instead of one per seat (each costs
+channels-redis four Redis commands on the sender's event loop; bench/live measured them). Broadcasts are best
+effort — the database is the truth and a client that misses one resyncs by sequence number.
 
 The websocket consumer plays through :func:`apply_action_deferred`: the same transaction, but the committed move's
 broadcasts come back to it to be sent from its event loop, instead of being sent one by one from the database thread
@@ -57,9 +59,14 @@ class TableError(Exception):
         self.message = message
 
 
-def seat_group(table_id: int, seat: int | None) -> str:
-    """The channel-layer group of one seat of a table; ``None``: its spectators (and the teacher)."""
-    return f"table-{table_id}-spectators" if seat is None else f"table-{table_id}-seat-{seat}"
+def table_group(table_id: int) -> str:
+    """The channel-layer group of everyone with the table open: its seats, its spectators and the teacher."""
+    return f"table-{table_id}"
+
+
+def recipient(seat: int | None) -> str:
+    """The key of a seat's own copy in a table's broadcast (``None``: the spectators' and the teacher's)."""
+    return "spectators" if seat is None else str(seat)
 
 
 def lesson_group(lesson_id: int) -> str:
@@ -430,8 +437,7 @@ def remove_player(teacher: User, table_id: int, seat: int) -> Move:
     state, events = _run_rules(partial(rules.remove_player, table.state, seat), table.lexicon_id, now)
     seat_row.removed = True
     seat_row.save(update_fields=["removed"])
-    group = seat_group(table.id, seat)
-    transaction.on_commit(lambda: _group_send(group, {"type": "table.removed"}))
+    transaction.on_commit(lambda: _group_send(table_group(table.id), {"type": "table.removed", "seat": seat}))
     action = {"type": "remove_player", "seat": seat}
     return _record(
         table, rules, state, events, kind=Move.Kind.REMOVAL, seat=None, actor=teacher, action=action, now=now
@@ -449,15 +455,11 @@ def _broadcast_events(
         players = selectors.players(table) if seated is None else seated
         info = selectors.table_info(table, players)
         recipients = [p["seat"] for p in players if not p["removed"]] + [None]
-        for seat in recipients:
-            message = {
-                "type": "table.event",
-                "seq": seq,
-                "events": censor_all(events, seat),
-                "view": rules.view(state, seat),
-                "table": info,
-            }
-            _group_send(seat_group(table.id, seat), message)
+        copies = {
+            recipient(seat): {"events": censor_all(events, seat), "view": rules.view(state, seat)}
+            for seat in recipients
+        }
+        _group_send(table_group(table.id), {"type": "table.event", "seq": seq, "copies": copies, "table": info})
         _send_dashboard_row(table, players)
 
     transaction.on_commit(send)
@@ -467,8 +469,7 @@ def _broadcast_refresh(table: Table) -> None:
     """The table's status changed (not its game state): every open page fetches a fresh snapshot."""
 
     def send() -> None:
-        for seat in [*table.seats.values_list("number", flat=True), None]:
-            _group_send(seat_group(table.id, seat), {"type": "table.refresh"})
+        _group_send(table_group(table.id), {"type": "table.refresh"})
         _send_dashboard_row(table)
 
     transaction.on_commit(send)

@@ -46,14 +46,11 @@ def test_a_teachers_move_takes_a_bounded_number_of_queries(table, teacher, djang
         services.apply_action(table.id, teacher, {"type": "skip"})
 
 
-async def listening(table) -> dict[str | None, str]:
-    """A channel in each seat's group, the spectators' and the lesson's, by seat (``"lesson"`` for the lesson's)."""
+async def listening(table) -> dict[str, str]:
+    """A channel in the table's group and one in the lesson's."""
     layer = get_channel_layer()
-    channels = {}
-    for seat in [0, 1, 2, None]:
-        channels[seat] = await layer.new_channel()
-        await layer.group_add(services.seat_group(table.id, seat), channels[seat])
-    channels["lesson"] = await layer.new_channel()
+    channels = {"table": await layer.new_channel(), "lesson": await layer.new_channel()}
+    await layer.group_add(services.table_group(table.id), channels["table"])
     await layer.group_add(services.lesson_group(table.lesson_id), channels["lesson"])
     return channels
 
@@ -75,17 +72,17 @@ async def test_a_deferred_move_is_committed_and_its_broadcasts_handed_back_unsen
     for channel in channels.values():
         assert await nothing_waiting(channel)
     groups = [group for group, _ in deferred.messages]
-    assert groups == [
-        *(services.seat_group(table.id, seat) for seat in [0, 1, 2, None]),
-        services.lesson_group(table.lesson_id),
-    ]
+    assert groups == [services.table_group(table.id), services.lesson_group(table.lesson_id)]
     assert not await db(RecordedMove.objects.filter(move_id=move.pk).exists)()  # recorded later, not yet
 
     await services.send_deferred(deferred)
+    message = await get_channel_layer().receive(channels["table"])
+    assert (message["type"], message["seq"]) == ("table.event", 1)
+    assert list(message["copies"]) == ["0", "1", "2", "spectators"]
     for seat in [0, 1, 2, None]:
-        message = await get_channel_layer().receive(channels[seat])
-        assert (message["type"], message["seq"], message["view"]["seat"]) == ("table.event", 1, seat)
-        assert ("card" in message["events"][0]) == (seat == 0)
+        copy = message["copies"][services.recipient(seat)]
+        assert copy["view"]["seat"] == seat
+        assert ("card" in copy["events"][0]) == (seat == 0)  # each copy censored for its recipient
     row = await get_channel_layer().receive(channels["lesson"])
     assert (row["type"], row["row"]["seq"]) == ("lesson.row", 1)
     assert await db(RecordedMove.objects.filter(move_id=move.pk).exists)()
@@ -98,7 +95,7 @@ async def test_a_refused_deferred_move_hands_back_nothing_and_later_moves_broadc
     with pytest.raises(TableError):
         await db(services.apply_action_deferred)(table.id, users[1], {"type": "draw"})
     await db(services.apply_action)(table.id, users[0], {"type": "draw"})  # the plain path sends on commit
-    message = await get_channel_layer().receive(channels[0])
+    message = await get_channel_layer().receive(channels["table"])
     assert message["seq"] == 1
 
 
