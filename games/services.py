@@ -23,13 +23,15 @@ from datetime import datetime
 from functools import partial
 from typing import Any
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import async_to_sync, sync_to_async
+from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.db import IntegrityError, connection, transaction
 from django.db.models import F
 from django.urls import reverse
 from django.utils import timezone
 
+from config.celery import app as celery_app
 from games import selectors
 from games.engine import Action, Context, Event, Game, RuleError, censor_all
 from games.models import Lesson, Move, Seat, Table
@@ -124,9 +126,9 @@ def apply_action_deferred(
 
 
 async def send_deferred(deferred: Deferred) -> None:
-    """Send a move's broadcasts all at once from the event loop, then do its later work in the database thread."""
-    from channels.db import database_sync_to_async
-
+    """Send a move's broadcasts all at once from the event loop, then do its later work (publishing the recording
+    job) in a worker thread: not the database thread, which every table of this server process waits for, unless
+    Celery runs eagerly (no broker configured) and the job itself is done there and then."""
     layer = get_channel_layer()
     results = await asyncio.gather(
         *(layer.group_send(group, message) for group, message in deferred.messages), return_exceptions=True
@@ -135,7 +137,10 @@ async def send_deferred(deferred: Deferred) -> None:
         if isinstance(result, BaseException):
             logger.error("could not broadcast to %s", group, exc_info=result)
     if deferred.later:
-        await database_sync_to_async(_run_all)(deferred.later)
+        if celery_app.conf.task_always_eager:
+            await database_sync_to_async(_run_all)(deferred.later)
+        else:
+            await sync_to_async(_run_all, thread_sensitive=False)(deferred.later)
 
 
 def _run_all(work: list[Callable[[], None]]) -> None:
@@ -230,7 +235,7 @@ def _enqueue_recording(move: Move) -> None:
     if deferred is None:
         learning_services.enqueue_recording(move)
     else:
-        transaction.on_commit(lambda: deferred.later.append(partial(learning_services.enqueue_recording, move)))
+        transaction.on_commit(lambda: deferred.later.append(partial(learning_services.publish_recording, move.pk)))
 
 
 # -- the teacher's lesson --------------------------------------------------------------------------------------

@@ -3,6 +3,7 @@ jobs). Views, consumers and the games side call these; nothing else writes."""
 
 import logging
 import unicodedata
+from functools import partial
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -185,8 +186,16 @@ def _group_send(group: str, message: dict) -> None:
 def enqueue_recording(move) -> None:
     """Record ``move``'s word encounters in a Celery job once the move's transaction commits (games call this
     where they append the move; the job never slows the move, and a broker that is down is logged, not raised)."""
-    move_id = move.pk
-    transaction.on_commit(lambda: tasks.record_move.delay(move_id), robust=True)
+    transaction.on_commit(partial(publish_recording, move.pk))
+
+
+def publish_recording(move_id: int) -> None:
+    """Publish the recording job of a committed move. A broker that is down is logged, not raised: the move
+    stands, and :func:`lesson_ended` records the lesson's moves whose job never ran."""
+    try:
+        tasks.record_move.delay(move_id)
+    except Exception:  # noqa: BLE001 - whatever the broker raises, the committed move must not fail
+        logger.exception("could not publish the recording job of move %s", move_id)
 
 
 def record_move(move_id: int) -> int:

@@ -2,15 +2,18 @@
 rule (nothing for an action that did not commit; inside a caller's transaction, sent on that commit as usual)."""
 
 import asyncio
+from threading import current_thread
 
 import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.db import transaction
 
+from config.celery import app as celery_app
 from games import services
 from games.models import Table
 from games.services import TableError
+from learning import tasks
 from learning.models import RecordedMove
 from tests.games.conftest import seated
 
@@ -86,6 +89,20 @@ async def test_a_deferred_move_is_committed_and_its_broadcasts_handed_back_unsen
     row = await get_channel_layer().receive(channels["lesson"])
     assert (row["type"], row["row"]["seq"]) == ("lesson.row", 1)
     assert await db(RecordedMove.objects.filter(move_id=move.pk).exists)()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_with_a_broker_the_recording_job_is_published_outside_the_database_thread(table, monkeypatch):
+    """Every table of a server process shares the database thread; publishing needs no database."""
+    monkeypatch.setattr(celery_app.conf, "task_always_eager", False)
+    published = []
+    monkeypatch.setattr(tasks.record_move, "delay", lambda move_id: published.append((move_id, current_thread())))
+    users = await db(seated)(table)
+    move, deferred = await db(services.apply_action_deferred)(table.id, users[0], {"type": "draw"})
+    await services.send_deferred(deferred)
+    database_thread = await db(current_thread)()
+    assert [move_id for move_id, _ in published] == [move.pk]
+    assert published[0][1] is not database_thread
 
 
 @pytest.mark.django_db(transaction=True)

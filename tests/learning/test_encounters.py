@@ -9,7 +9,7 @@ from django.db import transaction
 
 from games.engine import Game
 from games.engine.encounters import KINDS, WordEncounter
-from learning import services
+from learning import services, tasks
 from learning.encounters import record_lesson, record_move
 from learning.models import Encounter, RecordedMove
 from lexicons.models import Entry
@@ -161,6 +161,17 @@ def test_recording_is_enqueued_and_runs_after_the_move_commits(table, django_cap
             assert not Encounter.objects.exists()
     assert len(callbacks) == 1
     assert Encounter.objects.get().move_id == move.pk
+
+
+def test_a_broker_that_is_down_is_logged_and_the_move_stands(table, monkeypatch, caplog):
+    def broker_down(move_id):
+        raise ConnectionError("Error 111 connecting to 127.0.0.1:6379")
+
+    monkeypatch.setattr(tasks.record_move, "delay", broker_down)
+    move = f.move(table, [f.played(0, "λόγος", "ΛΟΓΟΣ")])
+    services.publish_recording(move.pk)
+    assert f"could not publish the recording job of move {move.pk}" in caplog.text
+    assert not Encounter.objects.exists()
 
 
 def test_a_move_rolled_back_is_never_recorded(table, django_capture_on_commit_callbacks):
