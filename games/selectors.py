@@ -1,6 +1,6 @@
 """Reads for lessons and tables: who may see a table and as whom, snapshots, dashboard rows, replays."""
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Set
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,6 +47,9 @@ class TableWordList:
 
     def analyses(self, key: str) -> list[Mapping[str, Any]]:
         return self.words.analyses(key)
+
+    def keys(self) -> Set[str]:
+        return self.words.keys()
 
 
 @dataclass(frozen=True)
