@@ -327,6 +327,11 @@ class LexiconWordList:
         # (bench/lexicons measures it beside a plain set).
         self.is_word = keys.__contains__
         self.size = len(keys)
+        self._keys = keys
+
+    def keys(self) -> frozenset[str]:
+        """The cached keys themselves (the Grabble move finder builds its trie from them)."""
+        return self._keys
 
     def analyses(self, key: str) -> list[Mapping[str, Any]]:
         """Every distinct analysis of ``key``, most frequent first."""

@@ -18,6 +18,10 @@ class WordList(Protocol):
     def analyses(self, key: str) -> list[Mapping[str, Any]]:
         """Every analysis of ``key``: dicts with form, lemma, pos, parse (field dict), gloss."""
 
+    def keys(self) -> frozenset[str]:
+        """Every key of the word list, for rules that search it: the Grabble move finder builds its trie from them
+        and caches it by this set. The same set on every call for one list, held already: no copy is made."""
+
 
 class WordSet:
     """An in-memory word list: for tests and for small fixed lists."""
@@ -31,9 +35,8 @@ class WordSet:
     ) -> None:
         self.language = language
         self._normalise = normalise or (lambda text: text.upper())
-        self._keys = {self._normalise(w) for w in words}
         self._analyses = dict(analyses or {})
-        self._keys.update(self._analyses)
+        self._keys = frozenset({self._normalise(w) for w in words} | set(self._analyses))
 
     def normalise(self, text: str) -> str:
         return self._normalise(text)
@@ -43,3 +46,6 @@ class WordSet:
 
     def analyses(self, key: str) -> list[Mapping[str, Any]]:
         return list(self._analyses.get(key, []))
+
+    def keys(self) -> frozenset[str]:
+        return self._keys
