@@ -38,13 +38,11 @@ teacher ``approve`` {gloss?} / ``reject`` {reason?}, ``end_play``,
 teacher ``finish``.
 """
 
-from functools import lru_cache
-from math import ceil
 from typing import Any
 
 from games.engine import Action, Context, Event, Game, Option, RuleError, State, Status, event, private, score
-from games.engine.board import BAD_PLACEMENT, coords, premium_squares, touches, words_formed
-from games.engine.cards import build_deck, deal, shuffled_ids, take
+from games.engine.board import BAD_PLACEMENT, coords, touches, words_formed
+from games.engine.cards import deal, shuffled_ids, take
 from games.engine.encounters import PARSED, QUIZZED, TAUGHT, WordEncounter, played_and_seen
 from games.engine.errors import (
     BAD_ACTION,
@@ -57,48 +55,13 @@ from games.engine.errors import (
 )
 from games.engine.rng import new_rng_state, shuffled
 from games.engine.turns import active_seats, next_seat
+from games.rules.grabble_board import ALPHABET, CENTRE, PREMIUMS, RACK, SIZE, play_bonus, tile_bag, word_score
 from lexicons import morphology
 from lexicons.betacode import BetaCodeError, looks_like_beta_code, to_greek
 from lexicons.normalise import greek_key
 
-SIZE = 15
-CENTRE = "H8"
-RACK = 10
-BONUS = 50
-ALPHABET = "ΑΒΓΔΕΖΗΘΙΚΛΜΝΞΟΠΡΣΤΥΦΧΨΩ"
 WRONG_PARSE = "wrong_parse"
 MAX_TEXT = 60
-
-PREMIUMS = premium_squares(
-    {
-        "TW": "A1 H1 O1 A8 O8 A15 H15 O15".split(),
-        "DW": "B2 N2 C3 M3 D4 L4 E5 K5 H8 E11 K11 D12 L12 C13 M13 B14 N14".split(),
-        "TL": "F2 J2 B6 F6 J6 N6 B10 F10 J10 N10 F14 J14".split(),
-        "DL": "D1 L1 G3 I3 A4 H4 O4 C7 G7 I7 M7 D8 L8 C9 G9 I9 M9 A12 H12 O12 G13 I13 D15 L15".split(),
-    }
-)
-LETTER_FACTOR = {"DL": 2, "TL": 3}
-WORD_FACTOR = {"DW": 2, "TW": 3}
-
-# (letter, value, count); "" is the blank.
-TILES = [
-    ("", 0, 2),
-    ("Α", 1, 12), ("Ο", 1, 9), ("Ε", 1, 8), ("Ι", 1, 8), ("Τ", 1, 8), ("Η", 1, 7), ("Σ", 1, 7), ("Ν", 1, 6),
-    ("Ρ", 2, 5), ("Κ", 2, 4), ("Π", 2, 4), ("Υ", 2, 4),
-    ("Λ", 3, 3), ("Μ", 3, 3), ("Ω", 3, 3),
-    ("Γ", 4, 2), ("Δ", 4, 2),
-    ("Β", 8, 1), ("Φ", 8, 1), ("Χ", 8, 1),
-    ("Ζ", 10, 1), ("Θ", 10, 1), ("Ξ", 10, 1), ("Ψ", 10, 1),
-]  # fmt: skip
-
-
-@lru_cache(maxsize=2)
-def tile_bag(size: str) -> tuple[dict[str, Any], ...]:
-    """Every tile of a ``"standard"`` or ``"large"`` bag: ``{"id", "letter", "value"}``."""
-    factor = 1.5 if size == "large" else 1
-    return tuple(
-        build_deck([({"letter": letter, "value": value}, ceil(count * factor)) for letter, value, count in TILES])
-    )
 
 
 def bag_size(options: dict[str, Any], players: int) -> str:
@@ -302,24 +265,17 @@ class Grabble(Game):
         bag = self._bag(state)
         words = []
         for run in runs:
-            total, factor = 0, 1
-            for name in run:
-                if name in new:
-                    value = bag[new[name]["tile"]]["value"] * LETTER_FACTOR.get(PREMIUMS.get(name, ""), 1)
-                    factor *= WORD_FACTOR.get(PREMIUMS.get(name, ""), 1)
-                else:
-                    value = bag[board[name]["tile"]]["value"]
-                total += value
+            old = sum(bag[board[name]["tile"]]["value"] for name in run if name not in new)
+            score_ = word_score(old, [(bag[new[name]["tile"]]["value"], name) for name in run if name in new])
             word = "".join(new[n]["letter"] if n in new else board[n]["letter"] for n in run)
-            words.append({"word": word, "squares": run, "score": total * factor})
+            words.append({"word": word, "squares": run, "score": score_})
         return words
 
     def _place(self, state: State, seat: int, placed: list[dict[str, Any]], words: list[dict[str, Any]]) -> list[Event]:
-        full_rack = len(state["racks"][seat]) == RACK
+        bonus = play_bonus(len(state["racks"][seat]), len(placed))
         take(state["racks"][seat], [p["tile"] for p in placed])
         for p in placed:
             state["board"][p["square"]] = {"tile": p["tile"], "letter": p["letter"]}
-        bonus = BONUS if full_rack and len(placed) == RACK else 0
         base = sum(w["score"] for w in words) + bonus
         play = {
             "number": len(state["plays"]),

@@ -296,7 +296,7 @@ def test_no_bonus_for_fewer_than_ten_tiles():
 
 
 def test_premium_layout_matches_the_spec():
-    from games.rules.grabble import LETTER_FACTOR, WORD_FACTOR
+    from games.rules.grabble_board import LETTER_FACTOR, WORD_FACTOR
 
     assert PREMIUMS["H1"] == "TW" and WORD_FACTOR["TW"] == 3
     assert PREMIUMS["F2"] == "TL" and LETTER_FACTOR["TL"] == 3

@@ -1,0 +1,534 @@
+"""Grabble's move finder: every legal play of a rack on a board, and the best of them for a hint.
+
+A legal play here is what the rules accept without the teacher: tiles in one line across or down with no gap,
+the first play covering the centre and later ones touching the board, and every word formed (the main word and
+each cross word, two letters or more) a key of the word list; blanks stand for any letter.
+
+The search is Appel and Jacobson's ("The World's Fastest Scrabble Program", CACM 31(5), 1988) over a prefix
+trie of the word list's keys, built once per key set and cached while the key set lives:
+
+- *Anchors* are the empty squares next to a tile (on an empty board, the centre). Every play covers one, and
+  is found once per direction, from the first anchor it covers.
+- *Cross-checks*: for each empty square with tiles above or below it (left or right of it for down plays), the
+  letters that complete a word with them, found by looking the candidates up in the keys.
+- From each anchor, a *left part* is read from the tiles just before it, or spelled from the rack on the empty
+  squares before it that are not anchors (they have no neighbours, so nothing to check); then the word is
+  extended through the trie over board tiles and cross-checked rack tiles, and every node ending a word where
+  the next square is free is a play.
+
+Two changes to the paper's search make Python fast enough (``bench/grabble/hint.py`` measures it): the rack's
+left parts are spelled once, not once per anchor, and each anchor picks the few that can precede what it takes
+by set operations; and a blank stands in for a letter the rack lacks while searching, which laid letters the
+blanks stand for being chosen once a placement is found, so the search walks each spelling once.
+
+Scores are counted by :func:`games.rules.grabble_board.word_score` and :func:`~games.rules.grabble_board.play_bonus`,
+the rules' own arithmetic, so a hint's score is what the play will score.
+"""
+
+import threading
+import weakref
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import chain, combinations, product
+from typing import Any, NamedTuple
+
+from games.engine import State, WordList
+from games.engine.board import ACROSS, DOWN, coords, square
+from games.rules.grabble_board import ALPHABET, CENTRE, SIZE, play_bonus, tile_bag, word_score
+
+Node = dict[str, "Node"]  # a trie node: letter -> child node
+
+
+class BoardTile(NamedTuple):
+    """A tile on the board as the finder needs it: the letter it shows (a blank's chosen one) and its value."""
+
+    letter: str
+    value: int
+
+
+class RackTile(NamedTuple):
+    """A tile on the rack: its id, its face (``""`` for a blank) and its value."""
+
+    id: int
+    letter: str
+    value: int
+
+
+class Placement(NamedTuple):
+    """One tile of a play: which rack tile goes where, showing which letter (``blank``: a blank stands for it)."""
+
+    tile: int
+    square: str
+    letter: str
+    blank: bool
+
+
+class Word(NamedTuple):
+    """A word a play forms: its key, its squares in reading order and its base score."""
+
+    word: str
+    squares: tuple[str, ...]
+    score: int
+
+
+# -- the trie -------------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Trie:
+    """The prefix trie of the keys that can be laid (2 to 15 of the 24 tile letters), with the nodes where a key
+    ends, and an index that lets an anchor just before a board tile ``w`` pick the left parts that can precede it
+    without trying them all: for each pair of letters ``(L, w)``, the nodes with a child ``L`` that has a child
+    ``w``."""
+
+    root: Node
+    ends: frozenset[int]  # ids of the nodes where a key ends
+    before_pair: dict[tuple[str, str], frozenset[int]]  # (L, w) -> ids of the nodes with a child L that has a child w
+
+
+_tries: "weakref.WeakKeyDictionary[frozenset[str], Trie]" = weakref.WeakKeyDictionary()
+_tries_lock = threading.Lock()
+
+
+def trie_of(words: WordList) -> Trie:
+    """The trie of ``words``, built on first use and cached per key set: a word list keeps its key set for as long
+    as it lives, and a new lexicon version brings a new one (the old trie goes with the old key set)."""
+    keys = words.keys()
+    with _tries_lock:
+        trie = _tries.get(keys)
+        if trie is None:
+            trie = _build_trie(keys)
+            _tries[keys] = trie
+    return trie
+
+
+def _build_trie(keys: Iterable[str]) -> Trie:
+    letters = set(ALPHABET)
+    root: Node = {}
+    ends = set()
+    for key in keys:
+        if 2 <= len(key) <= SIZE and letters.issuperset(key):
+            node = root
+            for letter in key:
+                node = node.setdefault(letter, {})
+            ends.add(id(node))
+    before_pair: dict[tuple[str, str], set[int]] = {}
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        for letter, child in node.items():
+            for after in child:
+                before_pair.setdefault((letter, after), set()).add(id(node))
+            stack.append(child)
+    return Trie(
+        root,
+        frozenset(ends),
+        {pair: frozenset(ids) for pair, ids in before_pair.items()},
+    )
+
+
+# -- one line of the board, seen along the direction of play ---------------------------------------------------------
+@dataclass
+class _Cross:
+    """The tiles a square of a line touches across the line: the cross word a tile laid there makes."""
+
+    before: str
+    after: str
+    squares: tuple[str, ...]
+    old: int  # the value of those board tiles
+    allowed: frozenset[str]  # the letters that make the cross word a key
+
+
+@dataclass
+class _Line:
+    """A row (across plays) or a column (down plays): square names, board letters and values, and cross words,
+    indexed by position along the line; and its anchors, each with how many free squares before it a left part
+    may fill (``-1``: the square before it holds a tile, which starts the word)."""
+
+    names: list[str]
+    letters: list[str | None]
+    values: list[int]
+    crosses: list[_Cross | None]
+    anchors: list[tuple[int, int]]
+
+
+def _lines(grid: list[list[BoardTile | None]], step: tuple[int, int], keys: frozenset[str]) -> list[_Line]:
+    """The board's lines along ``step`` that have anchors, with their cross-checks."""
+    empty = not any(any(row) for row in grid)
+    centre = coords(CENTRE, SIZE)
+    lines = []
+    for index in range(SIZE):
+        spots = [(index, i) if step == ACROSS else (i, index) for i in range(SIZE)]
+        tiles = [grid[r][c] for r, c in spots]
+        anchored = [
+            tiles[i] is None and ((r, c) == centre if empty else _next_to_a_tile(grid, r, c))
+            for i, (r, c) in enumerate(spots)
+        ]
+        if any(anchored):
+            lines.append(
+                _Line(
+                    names=[square(r, c) for r, c in spots],
+                    letters=[t.letter if t else None for t in tiles],
+                    values=[t.value if t else 0 for t in tiles],
+                    crosses=[None if tiles[i] else _cross(grid, r, c, step, keys) for i, (r, c) in enumerate(spots)],
+                    anchors=[(i, _room_before(tiles, anchored, i)) for i in range(SIZE) if anchored[i]],
+                )
+            )
+    return lines
+
+
+def _room_before(tiles: list[BoardTile | None], anchored: list[bool], anchor: int) -> int:
+    """How many free squares before ``anchor`` a left part may use: up to the previous anchor, as those squares
+    touch nothing (a square next to a tile is an anchor itself); ``-1`` when a tile is right before it."""
+    if anchor and tiles[anchor - 1] is not None:
+        return -1
+    room = 0
+    while anchor - room > 0 and not anchored[anchor - room - 1]:
+        room += 1
+    return room
+
+
+def _next_to_a_tile(grid: list[list[BoardTile | None]], row: int, col: int) -> bool:
+    return any(
+        0 <= r < SIZE and 0 <= c < SIZE and grid[r][c] is not None
+        for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1))
+    )
+
+
+def _cross(
+    grid: list[list[BoardTile | None]], row: int, col: int, step: tuple[int, int], keys: frozenset[str]
+) -> _Cross | None:
+    """The cross word through an empty square, for plays along ``step``; ``None`` if it has no tile either side."""
+    dr, dc = step[1], step[0]  # across the line
+    before: list[tuple[int, int]] = []
+    r, c = row - dr, col - dc
+    while 0 <= r < SIZE and 0 <= c < SIZE and grid[r][c] is not None:
+        before.insert(0, (r, c))
+        r, c = r - dr, c - dc
+    after: list[tuple[int, int]] = []
+    r, c = row + dr, col + dc
+    while 0 <= r < SIZE and 0 <= c < SIZE and grid[r][c] is not None:
+        after.append((r, c))
+        r, c = r + dr, c + dc
+    if not before and not after:
+        return None
+    head = "".join(grid[r][c].letter for r, c in before)
+    tail = "".join(grid[r][c].letter for r, c in after)
+    return _Cross(
+        before=head,
+        after=tail,
+        squares=tuple(square(r, c) for r, c in [*before, (row, col), *after]),
+        old=sum(grid[r][c].value for r, c in before + after),
+        allowed=frozenset(letter for letter in ALPHABET if head + letter + tail in keys),
+    )
+
+
+# -- the search ------------------------------------------------------------------------------------------------------
+# A placement found on a line: where the main word ends (the position after it), the (position, letter) of each
+# tile laid in reading order, and how many of those letters the rack lacked (blanks stand in for them).
+Found = tuple[int, tuple[tuple[int, str], ...], int]
+
+
+class _Parts(NamedTuple):
+    """The left parts a rack can spell: by trie node id, the node and the prefix; and by letter ``L``, the ids of
+    the parts that ``L`` can follow (the node has a child ``L``)."""
+
+    spelled: dict[int, tuple[Node, str]]
+    before: dict[str, set[int]]
+
+
+def _left_parts(root: Node, rack: dict[str, int], blanks: int, longest: int) -> _Parts:
+    """Every prefix of a key the rack can spell with at most ``longest`` tiles. Spelled once per rack and used by
+    every anchor, as the left part of a word laid on the free squares before the anchor."""
+    parts = _Parts({}, {letter: set() for letter in ALPHABET})
+    wild = [0]
+
+    def spell(node: Node, prefix: str) -> None:
+        parts.spelled[id(node)] = (node, prefix)
+        for letter in node:
+            parts.before[letter].add(id(node))
+        if len(prefix) == longest:
+            return
+        for letter, child in node.items():
+            count = rack.get(letter)
+            if count:
+                rack[letter] = count - 1
+                spell(child, prefix + letter)
+                rack[letter] = count
+            elif wild[0] < blanks:
+                wild[0] += 1
+                spell(child, prefix + letter)
+                wild[0] -= 1
+
+    spell(root, "")
+    return parts
+
+
+def _heads(trie: Trie, parts: _Parts, fits: set[str], then: str | None) -> set[int]:
+    """The left parts (node ids) that can precede an anchor taking one of ``fits``, followed by the board's
+    letter ``then`` if there is one: set operations instead of trying every left part at every anchor."""
+    heads: set[int] = set()
+    for letter in fits:
+        ids = parts.before[letter]
+        if ids and then is not None:
+            ids = ids.intersection(trie.before_pair.get((letter, then), ()))
+        heads |= ids
+    return heads
+
+
+def _search(line: _Line, trie: Trie, parts: _Parts, rack: dict[str, int], blanks: int) -> list[Found]:
+    """Every placement along ``line`` whose words are all keys, as :data:`Found`: from each anchor, the left part
+    (the board's tiles before it, or a spelled one that can precede what the anchor takes), then the extension
+    through the trie. ``rack`` counts the non-blank letters in hand."""
+    letters, crosses, ends = line.letters, line.crosses, trie.ends
+    checks = [None if cross is None else cross.allowed for cross in crosses]
+    following = [*letters[1:], None]
+    found: list[Found] = []
+    placed: list[tuple[int, str]] = []
+    wild = [0]
+    in_hand = sum(rack.values()) + blanks
+    held = {letter for letter, count in rack.items() if count}
+
+    def extend(node: Node, pos: int, anchor: int) -> None:
+        while pos < SIZE and letters[pos] is not None:  # the board's tiles are part of the word
+            node = node.get(letters[pos])
+            if node is None:
+                return
+            pos += 1
+        if pos > anchor and id(node) in ends:
+            found.append((pos, tuple(placed), wild[0]))
+        if pos == SIZE:
+            return
+        allowed = checks[pos]
+        if allowed is not None:  # a cross word: only its letters, usually few
+            candidates: Iterable[str] = allowed.intersection(node)
+        elif wild[0] < blanks or len(node) < len(rack):  # a blank may be any child; deep nodes have few children
+            candidates = node
+        else:
+            candidates = rack
+        then = following[pos]  # a board tile right after: the word must run on into it
+        for letter in candidates:
+            child = node.get(letter)
+            if child is None or (then is not None and then not in child):
+                continue
+            count = rack.get(letter)
+            if count:
+                rack[letter] = count - 1
+            elif wild[0] < blanks:
+                wild[0] += 1
+            else:
+                continue
+            placed.append((pos, letter))
+            extend(child, pos + 1, anchor)
+            placed.pop()
+            if count:
+                rack[letter] = count
+            else:
+                wild[0] -= 1
+
+    def lay_left(prefix: str, anchor: int) -> list[str]:
+        """Take the left part's letters from the rack (a blank for each it lacks); returns the tiles taken."""
+        taken = []
+        placed[:] = []
+        for i, letter in enumerate(prefix):
+            if rack.get(letter):
+                rack[letter] -= 1
+                taken.append(letter)
+            else:
+                wild[0] += 1
+            placed.append((anchor - len(prefix) + i, letter))
+        return taken
+
+    for anchor, room in line.anchors:
+        cross = crosses[anchor]
+        fits = set(ALPHABET) if cross is None else set(cross.allowed)
+        if not blanks:
+            fits &= held
+        if not fits:
+            continue
+        if room < 0:
+            start = anchor - 1
+            while start and letters[start - 1] is not None:
+                start -= 1
+            node: Node | None = trie.root
+            for letter in letters[start:anchor]:
+                node = node.get(letter) if node is not None else None
+            if node is not None:
+                placed.clear()
+                extend(node, anchor, anchor)
+            continue
+        room = min(room, in_hand - 1)
+        for head in _heads(trie, parts, fits, following[anchor]):
+            node, prefix = parts.spelled[head]
+            if len(prefix) <= room:
+                taken = lay_left(prefix, anchor)
+                extend(node, anchor, anchor)
+                for letter in taken:
+                    rack[letter] += 1
+                wild[0] -= len(prefix) - len(taken)
+    return found
+
+
+def _blank_choices(letters: tuple[str, ...], counts: Mapping[str, int], blanks: int) -> list[tuple[int, ...]]:
+    """Which of the laid ``letters`` (by index) the rack's blanks may stand for: every set of at most ``blanks``
+    of them that leaves the rack's own tiles enough for the rest. A blank must stand for a letter the rack lacks,
+    and may stand for one it has (another play: the blank scores 0 and the tile stays on the rack)."""
+    where: dict[str, list[int]] = {}
+    for i, letter in enumerate(letters):
+        where.setdefault(letter, []).append(i)
+    short = [
+        (spots, len(spots) - counts.get(letter, 0))
+        for letter, spots in where.items()
+        if len(spots) > counts.get(letter, 0)
+    ]
+    need = sum(missing for _spots, missing in short)
+    if need == min(blanks, len(letters)):  # every blank stands for a letter the rack lacks: which of its places?
+        return [tuple(sorted(chain(*picks))) for picks in product(*(combinations(spots, n) for spots, n in short))]
+    sizes = range(need, min(blanks, len(letters)) + 1)
+    subsets = [chosen for size in sizes for chosen in combinations(range(len(letters)), size)]
+    return [chosen for chosen in subsets if all(len(set(spots).intersection(chosen)) >= n for spots, n in short)]
+
+
+# -- plays ----------------------------------------------------------------------------------------------------------
+class _Rack:
+    """A rack as the search and the plays use it: the letters in hand, the blanks, and each face's tile ids (in
+    rack order, the order a play takes them in) and value."""
+
+    def __init__(self, tiles: Sequence[RackTile]) -> None:
+        self.size = len(tiles)
+        self.ids: dict[str, list[int]] = {}
+        self.value: dict[str, int] = {}
+        for tile in tiles:
+            self.ids.setdefault(tile.letter, []).append(tile.id)
+            self.value[tile.letter] = tile.value
+        self.counts = {face: len(ids) for face, ids in self.ids.items() if face}
+        self.blanks = len(self.ids.get("", []))
+
+
+@dataclass(eq=False, slots=True)
+class Play:
+    """A legal play. Its base score (its words' scores plus the full-rack bonus) is counted when it is found, to
+    rank it; its tiles and words are spelled out each time they are read, as a rack may have thousands of plays
+    and a hint reads one. (Not frozen: a frozen dataclass takes four times as long to make.)"""
+
+    score: int
+    bonus: int
+    scores: list[int]  # each word's score, main word first, as the rules list the words
+    line: _Line = field(repr=False)
+    end: int = field(repr=False)  # the main word ends before this position of the line
+    laid: tuple[tuple[int, str], ...] = field(repr=False)  # (position, letter) in reading order
+    blanks: tuple[int, ...] = field(repr=False)  # which of them blanks stand for
+    rack: _Rack = field(repr=False)
+
+    @property
+    def placed(self) -> list[tuple[int, str, bool]]:
+        """(position, letter, blank) of each tile, in reading order."""
+        return [(pos, letter, i in self.blanks) for i, (pos, letter) in enumerate(self.laid)]
+
+    @property
+    def tiles(self) -> tuple[Placement, ...]:
+        """The tiles in reading order; of several tiles with the same face, the first on the rack is used first."""
+        taken: dict[str, int] = {}
+        tiles = []
+        for pos, letter, blank in self.placed:
+            face = "" if blank else letter
+            taken[face] = taken.get(face, 0) + 1
+            tiles.append(Placement(self.rack.ids[face][taken[face] - 1], self.line.names[pos], letter, blank))
+        return tuple(tiles)
+
+    @property
+    def words(self) -> tuple[Word, ...]:
+        """The words formed, main word first, then the cross words in reading order (as the rules list them)."""
+        line, end = self.line, self.end
+        start = _word_start(line, self.laid[0][0])
+        new = dict(self.laid)
+        spelled = [("".join(new.get(i) or line.letters[i] for i in range(start, end)), tuple(line.names[start:end]))]
+        for pos, letter in self.laid:
+            cross = line.crosses[pos]
+            if cross is not None:
+                spelled.append((cross.before + letter + cross.after, cross.squares))
+        return tuple(Word(word, squares, score) for (word, squares), score in zip(spelled, self.scores, strict=True))
+
+    def action_tiles(self) -> list[dict[str, Any]]:
+        """The ``tiles`` of the ``play`` action that lays it (a blank says its letter)."""
+        return [{"tile": t.tile, "square": t.square} | ({"letter": t.letter} if t.blank else {}) for t in self.tiles]
+
+    def order(self) -> tuple:
+        """Best first: the highest score, then the fewest blanks spent (keep them for later), then by squares,
+        letters and where the blanks are: a total order, so the best play never depends on the order the search
+        met the plays in (two plays may differ only in which of two like letters a blank stands for)."""
+        return (
+            -self.score,
+            len(self.blanks),
+            [(self.line.names[pos], letter, blank) for pos, letter, blank in self.placed],
+        )
+
+
+def plays_on(board: Mapping[str, BoardTile], rack: Sequence[RackTile], words: WordList) -> list[Play]:
+    """Every legal play of ``rack`` on ``board`` (square -> tile) with the keys of ``words``, each once."""
+    if not rack:
+        return []
+    grid: list[list[BoardTile | None]] = [[None] * SIZE for _ in range(SIZE)]
+    for name, tile in board.items():
+        r, c = coords(name, SIZE)
+        grid[r][c] = tile
+    trie = trie_of(words)
+    hand = _Rack(rack)
+    lines = {step: _lines(grid, step, words.keys()) for step in (ACROSS, DOWN)}
+    longest = max((room for found in lines.values() for line in found for _anchor, room in line.anchors), default=0)
+    parts = _left_parts(trie.root, hand.counts, hand.blanks, min(longest, hand.size - 1))
+    # Where the rack lacked no letter, the blanks may stand for any of the letters: the choices depend on how many.
+    choices: dict[int | tuple[str, ...], list[tuple[int, ...]]] = {}
+    plays = []
+    for step, found in lines.items():
+        for line in found:
+            for end, laid, lacked in _search(line, trie, parts, hand.counts, hand.blanks):
+                # A single tile forming words both ways is found across and down: keep the across one.
+                if step == DOWN and len(laid) == 1 and line.crosses[laid[0][0]] is not None:
+                    continue
+                spelling = tuple(letter for _pos, letter in laid) if lacked else len(laid)
+                if spelling not in choices:
+                    letters = spelling if lacked else tuple(letter for _pos, letter in laid)
+                    choices[spelling] = _blank_choices(letters, hand.counts, hand.blanks)
+                plays += _plays_of(line, end, laid, hand, choices[spelling])
+    return plays
+
+
+def _word_start(line: _Line, first: int) -> int:
+    """Where the main word starts: the first tile laid, or the board tiles right before it."""
+    while first and line.letters[first - 1] is not None:
+        first -= 1
+    return first
+
+
+def _plays_of(
+    line: _Line, end: int, laid: tuple[tuple[int, str], ...], rack: _Rack, choices: list[tuple[int, ...]]
+) -> list[Play]:
+    """The plays of one placement, one for each way its blanks can stand (see :func:`_blank_choices`), with their
+    words' scores as the rules count them, main word first: what they share is worked out once."""
+    names = [line.names[pos] for pos, _letter in laid]
+    old = sum(line.values[_word_start(line, laid[0][0]) : end])  # free squares are worth 0 in ``line.values``
+    crossed = [(i, line.crosses[pos]) for i, (pos, _letter) in enumerate(laid) if line.crosses[pos] is not None]
+    bonus = play_bonus(rack.size, len(laid))
+    blank = rack.value.get("", 0)
+    plays = []
+    for blanks in choices:
+        tiles = [(blank if i in blanks else rack.value[letter], names[i]) for i, (_pos, letter) in enumerate(laid)]
+        scores = [word_score(old, tiles)]
+        for i, cross in crossed:
+            scores.append(word_score(cross.old, (tiles[i],)))
+        plays.append(Play(sum(scores) + bonus, bonus, scores, line, end, laid, blanks, rack))
+    return plays
+
+
+def best(plays: Iterable[Play]) -> Play | None:
+    """The play a hint shows (see :meth:`Play.order`); ``None`` when there is none."""
+    plays = list(plays)
+    top = max((play.score for play in plays), default=None)
+    return min((play for play in plays if play.score == top), key=Play.order, default=None)
+
+
+def plays_for(state: State, seat: int, words: WordList) -> list[Play]:
+    """Every legal play of ``seat``'s rack on the board of a Grabble ``state``."""
+    bag = tile_bag(state["bag_size"])
+    board = {name: BoardTile(sq["letter"], bag[sq["tile"]]["value"]) for name, sq in state["board"].items()}
+    rack = [RackTile(t, bag[t]["letter"], bag[t]["value"]) for t in state["racks"][seat]]
+    return plays_on(board, rack, words)
