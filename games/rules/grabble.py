@@ -29,10 +29,17 @@ Choices where the rulebook is silent (players of the physical game do the same):
   ``review``: the teacher may still give partial credit, then ``finish``-es the game.
 - A removed player's tiles go back into the bag; their turn is skipped and the quiz doesn't wait.
 - Racks are open by default (all players help); ``open_racks=False`` shows a seat only its own.
+- Hints (``hints`` per player per game, default 3; 0 turns them off): the player on turn may ask
+  for the best play their rack allows, found by ``grabble_moves`` among the plays whose words are
+  all in the lexicon (an unknown word would need the teacher): the highest base score, the fewest
+  blanks spent on a tie. Only the asker sees it (tiles, squares, words, score), never a parse:
+  they must still parse every word to play it, or play something else. One hint a turn; it lasts
+  until the turn ends. Asking when no word fits is refused and costs nothing. The hint is a move
+  of the log, so a replay with the same lexicon finds the same play.
 
 Actions (seat numbers are players; ``None`` is the teacher):
 ``play`` {tiles: [{tile, square, letter (blanks only)}], parses: [{word, lemma, pos, parse}]},
-``exchange`` {tiles: [ids]}, ``pass``, ``suggest`` {text, square?, direction?},
+``exchange`` {tiles: [ids]}, ``pass``, ``hint``, ``suggest`` {text, square?, direction?},
 teacher ``approve`` {gloss?} / ``reject`` {reason?}, ``end_play``,
 ``answer`` {parses: [{word, lemma, pos, parse}]}, teacher ``close``, ``credit`` {turn, seat, points},
 teacher ``finish``.
@@ -55,12 +62,14 @@ from games.engine.errors import (
 )
 from games.engine.rng import new_rng_state, shuffled
 from games.engine.turns import active_seats, next_seat
+from games.rules import grabble_moves
 from games.rules.grabble_board import ALPHABET, CENTRE, PREMIUMS, RACK, SIZE, play_bonus, tile_bag, word_score
 from lexicons import morphology
 from lexicons.betacode import BetaCodeError, looks_like_beta_code, to_greek
 from lexicons.normalise import greek_key
 
 WRONG_PARSE = "wrong_parse"
+NO_PLAY = "no_play"
 MAX_TEXT = 60
 
 
@@ -104,6 +113,15 @@ class Grabble(Game):
         ),
         Option("open_racks", "Open game (everyone sees every rack)", "bool", True),
         Option(
+            "hints",
+            "Hints per player (0: none)",
+            "int",
+            3,
+            low=0,
+            high=20,
+            help="A hint shows the player on turn the best play of their rack; they still parse its words.",
+        ),
+        Option(
             "unknown_words",
             "Words the lexicon cannot parse",
             "choice",
@@ -129,6 +147,8 @@ class Grabble(Game):
             "plays": [],
             "pending": None,
             "suggestions": [],
+            "hints_used": [0] * players,
+            "hint": None,
             "quiz": None,
             "first_draws": [],
         }
@@ -176,6 +196,7 @@ class Grabble(Game):
             "play": ("play", False, self._play),
             "exchange": ("play", False, self._exchange),
             "pass": ("play", False, self._pass),
+            "hint": ("play", False, self._hint),
             "suggest": ("play", None, self._suggest),
             "end_play": ("play", True, self._end_play),
             "approve": ("approval", True, self._approve),
@@ -327,6 +348,27 @@ class Grabble(Game):
             return events + self._start_quiz(state, "Every player passed in turn.")
         return events + self._next_turn(state)
 
+    def _hint(self, state: State, seat: int, action: Action, ctx: Context) -> list[Event]:
+        """The best play of the asker's rack, for their eyes only (see the module docstring)."""
+        self._on_turn(state, seat)
+        allowed = state["options"]["hints"]
+        _need(allowed > 0, "Hints are turned off at this table.", NOT_ALLOWED)
+        _need(state["hints_used"][seat] < allowed, f"You have used all {allowed} of your hints.", NOT_ALLOWED)
+        _need(state["hint"] is None, "You have this turn's hint already.", NOT_ALLOWED)
+        _need(ctx.lexicon is not None, "This table has no lexicon to find words in.", NOT_ALLOWED)
+        play = grabble_moves.best(grabble_moves.plays_for(state, seat, ctx.lexicon))
+        if play is None:
+            raise _fail(NO_PLAY, "No word can be placed with this rack; exchange or pass.")
+        state["hints_used"][seat] += 1
+        hint = {
+            "tiles": [{"tile": t.tile, "square": t.square, "letter": t.letter, "blank": t.blank} for t in play.tiles],
+            "words": [{"word": w.word, "squares": list(w.squares), "score": w.score} for w in play.words],
+            "bonus": play.bonus,
+            "score": play.score,
+        }
+        state["hint"] = {"seat": seat, **hint}
+        return [private("hinted", [seat], {"hint": hint}, seat=seat, left=allowed - state["hints_used"][seat])]
+
     def _suggest(self, state: State, seat: int | None, action: Action, ctx: Context) -> list[Event]:
         _need(state["phase"] == "play", "Suggestions are for the play phase.", WRONG_PHASE)
         _need(seat != state["turn"], "Suggestions are for the player on turn, from the others.", NOT_ALLOWED)
@@ -344,6 +386,7 @@ class Grabble(Game):
 
     def _next_turn(self, state: State) -> list[Event]:
         state["suggestions"] = []
+        state["hint"] = None
         state["turn"] = next_seat(state, state["turn"])
         state["turn_number"] += 1
         return [event("turn", seat=state["turn"])]
@@ -381,6 +424,7 @@ class Grabble(Game):
     # quiz phase
     def _start_quiz(self, state: State, why: str) -> list[Event]:
         state["suggestions"] = []
+        state["hint"] = None
         state["phase"] = "quiz"
         state["quiz"] = {"play": 0, "answers": {}, "credits": {}}
         events = [event("play_ended", reason=why)]
@@ -519,10 +563,16 @@ class Grabble(Game):
         if seat not in active_seats(state):
             return []
         if phase == "play":
-            return ["play", "exchange", "pass"] if state["turn"] == seat else ["suggest"]
+            if state["turn"] != seat:
+                return ["suggest"]
+            hint = ["hint"] if self._hints_left(state, seat) and state["hint"] is None else []
+            return ["play", "exchange", "pass", *hint]
         if phase == "quiz":
             return ["answer"]
         return []
+
+    def _hints_left(self, state: State, seat: int) -> int:
+        return state["options"]["hints"] - state["hints_used"][seat]
 
     def encounters(self, state: State, events: list[Event]) -> list[WordEncounter]:
         """A play: its placer played and parsed every word formed (the parse was checked, or approved by the
@@ -620,6 +670,8 @@ class Grabble(Game):
             "bag": len(state["bag"]),
             "first_draws": state["first_draws"],
             "suggestions": state["suggestions"],
+            "hints_left": [self._hints_left(state, s) for s in range(state["players"])],
+            "hint": _own_hint(state["hint"], seat),
             "pending": None
             if pending is None
             else {
@@ -725,6 +777,13 @@ def _describe(analysis: dict[str, Any]) -> str:
         return morphology.describe(analysis["pos"], analysis["parse"])
     except (ValueError, KeyError):
         return ""
+
+
+def _own_hint(hint: dict[str, Any] | None, seat: int | None) -> dict[str, Any] | None:
+    """The hint, for the seat that asked for it only."""
+    if hint is None or seat is None or hint["seat"] != seat:
+        return None
+    return {k: v for k, v in hint.items() if k != "seat"}
 
 
 def _public_words(words: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -1,6 +1,7 @@
-"""Grabble at a live table: the table page loads the Grabble renderer and links the score sheet; the score sheet
-page shows each turn's words, base score, learning and teaching points and totals exactly as the rules count them,
-escapes what players and the teacher typed, and is for the table's players and the class's teacher only.
+"""Grabble at a live table: the table page loads the Grabble renderer and links the score sheet; a hint reaches
+the player who asked and nobody else, and is a move of the log; the score sheet page shows each turn's words,
+base score, learning and teaching points and totals exactly as the rules count them, escapes what players and the
+teacher typed, and is for the table's players and the class's teacher only.
 
 Games are played through ``games.services`` with racks arranged by the rules tests' own helper."""
 
@@ -8,12 +9,13 @@ import re
 from pathlib import Path
 
 import pytest
+from channels.db import database_sync_to_async
 from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
 from games import services
-from games.models import Table
+from games.models import Move, Table
 from games.rules import GAMES
 from learning import services as learning_services
 from lexicons import morphology
@@ -21,6 +23,7 @@ from lexicons.models import Entry, Lexicon
 from lexicons.normalise import normalise
 from tests.games.conftest import seated
 from tests.games.rules.test_grabble import give
+from tests.games.test_consumers import join
 
 RULES = GAMES["grabble"]
 NOUN_NSM = {"case": "N", "number": "S", "gender": "M"}
@@ -166,6 +169,28 @@ def test_the_renderer_offers_every_part_of_speech_and_field_value_the_rules_acce
     for field, values in morphology.VALUES.items():
         for code, name in values.items():
             assert re.search(rf'\b{code}: "{re.escape(name)}"', script), (field, code, name)
+
+
+# -- hints -------------------------------------------------------------------------------------------------------
+@pytest.mark.django_db(transaction=True)
+async def test_a_hint_reaches_the_player_who_asked_only_and_is_logged_as_a_move(teacher, classroom):
+    db = database_sync_to_async
+    table = await db(start_grabble)(teacher, classroom)
+    await db(arrange_racks)(table, {0: "ΛΟΓΟΣ"})
+    users = await db(seated)(table)
+    sockets = [(await join(table, user))[0] for user in [*users, teacher]]
+    await sockets[0].send_json_to({"type": "action", "action": {"type": "hint"}, "client_id": "h1"})
+    asker, other, spectator = [await ws.receive_json_from(timeout=3) for ws in sockets]
+    hint = asker["view"]["hint"]
+    assert asker["events"] == [{"type": "hinted", "seat": 0, "left": 2, "hint": hint}]
+    assert hint["words"] == [{"word": "ΛΟΓΟΣ", "squares": ["D8", "E8", "F8", "G8", "H8"], "score": 26}]
+    for message in (other, spectator):
+        assert message["events"] == [{"type": "hinted", "seat": 0, "left": 2}]
+        assert message["view"]["hint"] is None and "ΛΟΓΟΣ" not in str(message)
+    move = await db(Move.objects.get)(table=table, seq=asker["seq"])
+    assert move.action == {"type": "hint"} and move.seat == 0
+    for ws in sockets:
+        await ws.disconnect()
 
 
 # -- the score sheet ---------------------------------------------------------------------------------------------

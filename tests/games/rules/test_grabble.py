@@ -777,7 +777,7 @@ def test_view_has_the_score_sheet_and_board():
     assert view["bag"] == len(state["bag"])
     assert view["sheet"][0]["base"] == 22 and view["sheet"][0]["seat"] == placer
     assert view["totals"] == {"learning": [0, 0], "teaching": [0, 0], "final": [0, 0]}
-    assert view["actions"] == (["play", "exchange", "pass"] if state["turn"] == 0 else ["suggest"])
+    assert view["actions"] == (["play", "exchange", "pass", "hint"] if state["turn"] == 0 else ["suggest"])
     assert json.loads(json.dumps(view)) == view
 
 
