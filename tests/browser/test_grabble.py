@@ -1,7 +1,8 @@
 """Grabble in the browser. A teacher starts a lesson with a small Greek lexicon; two students lay words with their
 parses (one lemma typed in Beta Code, one blank given its letter on the Greek keyboard, one wrong parse refused
 with a message), the teacher ends the play, everyone parses each turn in the quiz, the teacher gives partial
-credit and finishes, and the pages and the score sheet show the rules' scores."""
+credit and finishes, and the pages and the score sheet show the rules' scores. A hint marks the best play on the
+board of the player who asked, and nobody else's."""
 
 import re
 
@@ -186,3 +187,22 @@ def test_suggestion_teacher_approval_and_exchange(live_server_url, new_page):
     expect(first.get_by_test_id("turn-banner")).to_contain_text("Your turn")
     expect(second.get_by_test_id("my-rack").get_by_test_id("rack-tile")).to_have_count(10)
     expect(second.get_by_test_id("bag")).to_have_text(f"Bag: {bag - (10 - len(ids[1]))} tiles")
+
+
+def test_a_hint_marks_the_best_play_on_the_askers_board_only(live_server_url, new_page):
+    table, (first, second), _teacher = start_grabble(live_server_url, new_page)
+    arrange_racks(table, {0: "ΛΟΓΟΣ"})
+    reload([first, second])
+    expect(second.get_by_test_id("ask-hint")).to_have_count(0)
+
+    first.get_by_role("button", name="Hint (3 left)").click()
+    expect(first.get_by_test_id("hint")).to_contain_text("ΛΟΓΟΣ 26 = 26 points")
+    for square, letter in zip(["D8", "E8", "F8", "G8", "H8"], "ΛΟΓΟΣ", strict=True):
+        expect(first.locator(f"[data-square={square}]")).to_have_class(re.compile(r"\bis-hinted\b"))
+        expect(first.locator(f"[data-square={square}]")).to_contain_text(letter)
+    expect(first.get_by_test_id("ask-hint")).to_have_count(0)  # one hint a turn
+
+    # The other player is told a hint was asked for, never what it was.
+    expect(second.locator("#event-log")).to_contain_text(f"{seat_names(table)[0]} asked for a hint.")
+    expect(second.get_by_test_id("hint")).to_have_count(0)
+    expect(second.locator(".is-hinted")).to_have_count(0)

@@ -1,8 +1,9 @@
 // Grabble: the 15×15 board with its premiums, the racks, laying tiles (click a rack tile, then a square; click a
 // laid tile to take it back; a blank asks for its letter on a Greek keyboard), a parse form for every word the
 // tiles form (computed here as games/engine/board.py does, so the player sees the cross words too), exchange,
-// pass and suggestions, the teacher's approval panel, the quiz turn by turn with the answers and the analyses
-// once marked, partial credit, and the learning/teaching/final scores.
+// pass, hints (the best play's squares shown on the board, its words and score beside it: the player still lays
+// and parses it) and suggestions, the teacher's approval panel, the quiz turn by turn with the answers and the
+// analyses once marked, partial credit, and the learning/teaching/final scores.
 import { el } from "../dom.js";
 
 const SIZE = 15;
@@ -260,6 +261,7 @@ function boardSection(view, ctx) {
   const can = new Set(view.actions || []);
   const placed = Object.fromEntries(draft.placed.map((p) => [p.square, p]));
   const rackTiles = new Map((view.racks?.[String(ctx.seat)] || []).map((t) => [t.id, t]));
+  const hinted = Object.fromEntries((view.hint?.tiles || []).map((t) => [t.square, t]));
   const cells = [el("span", { className: "gr-corner" })];
   for (const c of COLUMNS) cells.push(el("span", { className: "gr-head" }, c));
   for (let r = 0; r < SIZE; r += 1) {
@@ -270,6 +272,7 @@ function boardSection(view, ctx) {
       const mine = placed[name];
       const premium = view.premiums[name];
       const centre = name === view.centre;
+      const hint = !onBoard && !mine ? hinted[name] : undefined;
       let content = "";
       if (onBoard) content = tile(onBoard.letter, onBoard.value, { blank: onBoard.blank });
       else if (mine) {
@@ -278,10 +281,12 @@ function boardSection(view, ctx) {
           blank: face.letter === "", extra: " is-new", label: `Take ${mine.letter || "the blank"} back from ${name}`,
           onClick: () => { draft.placed = draft.placed.filter((p) => p !== mine); ctx.rerender(); },
         });
+      } else if (hint) {
+        content = tile(hint.letter, hint.blank ? 0 : rackTiles.get(hint.tile)?.value ?? 0, { blank: hint.blank, extra: " is-hint" });
       } else if (centre) content = el("span", { className: "gr-premium-label greek", lang: "grc" }, "★ ἄρχου");
       else if (premium) content = el("span", { className: "gr-premium-label" }, premium);
-      const label = `${name}${centre ? " ἄρχου, the centre (double word)" : premium ? ` ${PREMIUM_NAMES[premium]}` : ""}`;
-      const props = { className: `gr-square${premium ? ` gr-${premium}` : ""}${centre ? " gr-centre" : ""}`, dataset: { square: name }, title: label };
+      const label = `${name}${centre ? " ἄρχου, the centre (double word)" : premium ? ` ${PREMIUM_NAMES[premium]}` : ""}${hint ? `, hint: ${hint.letter}` : ""}`;
+      const props = { className: `gr-square${premium ? ` gr-${premium}` : ""}${centre ? " gr-centre" : ""}${hint ? " is-hinted" : ""}`, dataset: { square: name }, title: label };
       const free = !onBoard && !mine;
       if (free && can.has("play") && draft.selected !== null) {
         cells.push(el("button", { ...props, type: "button", "aria-label": label, on: { click: () => placeSelected(name, rackTiles, ctx) } }, content));
@@ -344,11 +349,27 @@ function rackSection(view, ctx) {
     }
   }
   if (can.has("pass")) controls.push(el("button", { className: "btn", type: "button", on: { click: () => ctx.send({ type: "pass" }) } }, "Pass"));
+  if (can.has("hint")) {
+    controls.push(el("button", { className: "btn", type: "button", "data-testid": "ask-hint", on: { click: () => ctx.send({ type: "hint" }) } },
+      `Hint (${view.hints_left[ctx.seat]} left)`));
+  }
   return el("section", { className: "card gr-rack-card" },
     el("h2", {}, "Your rack", draft.exchanging ? el("span", { className: "muted" }, " · choose the tiles to put back in the bag") : ""),
     el("div", { className: "gr-rack", "data-testid": "my-rack" }, tiles),
     draft.blankAt ? keyboard(ctx) : "",
     el("div", { className: "gr-controls" }, controls));
+}
+
+// The hint, for the player who asked only (the server sends it to nobody else): its squares are marked on the
+// board; here its words and score. It is not laid for them: they lay it and parse every word, or play otherwise.
+function hintSection(view) {
+  const hint = view.hint;
+  if (!hint) return "";
+  return el("section", { className: "card gr-hint", "data-testid": "hint" },
+    el("h2", {}, "Your hint"),
+    el("p", {}, hint.words.map((w, i) => [i ? ", " : "", greek(w.word, { className: "greek gr-word" }), ` ${w.score}`]),
+      hint.bonus ? ` + ${hint.bonus} bonus` : "", ` = ${hint.score} point${hint.score === 1 ? "" : "s"}`),
+    el("p", { className: "muted" }, `On ${hint.tiles.map((t) => t.square).join(", ")}, marked on the board. Lay the tiles and parse every word to play it.`));
 }
 
 function moveSection(view, ctx) {
@@ -518,6 +539,9 @@ export function describe(event, ctx) {
     case "played": return `${who(event.seat)} played ${event.words.map((w) => w.word).join(", ")} for ${event.base}.`;
     case "exchanged": return `${who(event.seat)} exchanged ${event.count} tile${event.count === 1 ? "" : "s"}.`;
     case "passed": return `${who(event.seat)} passed.`;
+    case "hinted": return event.hint
+      ? `Your hint: ${event.hint.words.map((w) => w.word).join(", ")} for ${event.hint.score} (${event.left} hint${event.left === 1 ? "" : "s"} left).`
+      : `${who(event.seat)} asked for a hint.`;
     case "suggested": return `${who(event.seat)} suggest${event.seat === ctx.seat ? "" : "s"} ${event.text}${event.square ? ` at ${event.square}` : ""}.`;
     case "approval_needed": return `${who(event.seat)} played ${event.unknown.join(", ")}: the teacher decides.`;
     case "approved": return `The teacher approved ${event.words.join(", ")}.`;
@@ -546,7 +570,7 @@ export function render(container, ctx) {
   const caret = focusKey && active.selectionStart !== undefined ? [active.selectionStart, active.selectionEnd] : null;
   container.replaceChildren(el("div", { className: "gr" },
     el("div", { className: "gr-main" }, boardSection(view, ctx),
-      el("div", { className: "gr-side" }, scoresSection(view, ctx), rackSection(view, ctx), moveSection(view, ctx),
+      el("div", { className: "gr-side" }, scoresSection(view, ctx), rackSection(view, ctx), hintSection(view), moveSection(view, ctx),
         approvalSection(view, ctx), quizSection(view, ctx), suggestionsSection(view, ctx))),
     sheetSection(view, ctx),
     othersSection(view, ctx)));
