@@ -381,6 +381,8 @@ def _blank_choices(letters: tuple[str, ...], counts: Mapping[str, int], blanks: 
     ]
     need = sum(missing for _spots, missing in short)
     if need == min(blanks, len(letters)):  # every blank stands for a letter the rack lacks: which of its places?
+        if len(short) == 1:
+            return list(combinations(*short[0]))
         return [tuple(sorted(chain(*picks))) for picks in product(*(combinations(spots, n) for spots, n in short))]
     sizes = range(need, min(blanks, len(letters)) + 1)
     subsets = [chosen for size in sizes for chosen in combinations(range(len(letters)), size)]
@@ -411,7 +413,6 @@ class Play:
 
     score: int
     bonus: int
-    scores: list[int]  # each word's score, main word first, as the rules list the words
     line: _Line = field(repr=False)
     end: int = field(repr=False)  # the main word ends before this position of the line
     laid: tuple[tuple[int, str], ...] = field(repr=False)  # (position, letter) in reading order
@@ -445,7 +446,8 @@ class Play:
             cross = line.crosses[pos]
             if cross is not None:
                 spelled.append((cross.before + letter + cross.after, cross.squares))
-        return tuple(Word(word, squares, score) for (word, squares), score in zip(spelled, self.scores, strict=True))
+        scores = _Scoring(line, end, self.laid, self.rack).scores(self.blanks)
+        return tuple(Word(word, squares, score) for (word, squares), score in zip(spelled, scores, strict=True))
 
     def action_tiles(self) -> list[dict[str, Any]]:
         """The ``tiles`` of the ``play`` action that lays it (a blank says its letter)."""
@@ -499,24 +501,35 @@ def _word_start(line: _Line, first: int) -> int:
     return first
 
 
+class _Scoring:
+    """How the words of one placement score, whichever laid letters blanks stand for: each word's score as the
+    rules count it, main word first. What the ways of placing blanks share is worked out once."""
+
+    __slots__ = ("names", "old", "crossed", "letters", "rack")
+
+    def __init__(self, line: _Line, end: int, laid: tuple[tuple[int, str], ...], rack: _Rack) -> None:
+        self.names = [line.names[pos] for pos, _letter in laid]
+        self.old = sum(line.values[_word_start(line, laid[0][0]) : end])  # free squares are worth 0 in ``values``
+        self.crossed = [(i, line.crosses[pos]) for i, (pos, _letter) in enumerate(laid) if line.crosses[pos]]
+        self.letters = [letter for _pos, letter in laid]
+        self.rack = rack
+
+    def scores(self, blanks: tuple[int, ...]) -> list[int]:
+        value, blank, names = self.rack.value, self.rack.value.get("", 0), self.names
+        tiles = [(blank if i in blanks else value[letter], names[i]) for i, letter in enumerate(self.letters)]
+        scores = [word_score(self.old, tiles)]
+        for i, cross in self.crossed:
+            scores.append(word_score(cross.old, (tiles[i],)))
+        return scores
+
+
 def _plays_of(
     line: _Line, end: int, laid: tuple[tuple[int, str], ...], rack: _Rack, choices: list[tuple[int, ...]]
 ) -> list[Play]:
-    """The plays of one placement, one for each way its blanks can stand (see :func:`_blank_choices`), with their
-    words' scores as the rules count them, main word first: what they share is worked out once."""
-    names = [line.names[pos] for pos, _letter in laid]
-    old = sum(line.values[_word_start(line, laid[0][0]) : end])  # free squares are worth 0 in ``line.values``
-    crossed = [(i, line.crosses[pos]) for i, (pos, _letter) in enumerate(laid) if line.crosses[pos] is not None]
+    """The plays of one placement, one for each way its blanks can stand (see :func:`_blank_choices`)."""
+    scoring = _Scoring(line, end, laid, rack)
     bonus = play_bonus(rack.size, len(laid))
-    blank = rack.value.get("", 0)
-    plays = []
-    for blanks in choices:
-        tiles = [(blank if i in blanks else rack.value[letter], names[i]) for i, (_pos, letter) in enumerate(laid)]
-        scores = [word_score(old, tiles)]
-        for i, cross in crossed:
-            scores.append(word_score(cross.old, (tiles[i],)))
-        plays.append(Play(sum(scores) + bonus, bonus, scores, line, end, laid, blanks, rack))
-    return plays
+    return [Play(sum(scoring.scores(blanks)) + bonus, bonus, line, end, laid, blanks, rack) for blanks in choices]
 
 
 def best(plays: Iterable[Play]) -> Play | None:
