@@ -107,6 +107,7 @@ def test_word_list_implements_the_games_protocol(lexicon, tmp_path):
         {"form": "año", "lemma": "año", "pos": "noun", "parse": {}, "gloss": "year", "frequency": 5.9}
     ]
     assert words.analyses("ANO") == []
+    assert words.keys() == {"AÑO"} and words.keys() is words.keys()
 
 
 def test_word_list_keys_are_cached_until_the_version_changes(lexicon, tmp_path, django_assert_num_queries):

@@ -180,7 +180,13 @@ def test_no_play_means_no_best_play():
     assert best([]) is None
 
 
-# -- the trie ---------------------------------------------------------------------------------------------------------
+# -- the word list and the trie ----------------------------------------------------------------------------------------
+def test_a_word_sets_keys_are_its_normalised_words_and_analysed_keys_the_same_set_each_time():
+    lexicon = WordSet(["λόγος"], language="grc", analyses={"ΟΣ": []}, normalise=greek_key)
+    assert lexicon.keys() == frozenset({"ΛΟΓΟΣ", "ΟΣ"})
+    assert lexicon.keys() is lexicon.keys()
+
+
 def test_the_trie_is_built_once_per_word_list():
     lexicon = words("ΟΣ", "ΤΟ")
     assert trie_of(lexicon) is trie_of(lexicon)
