@@ -1,6 +1,6 @@
 """Reads for lessons and tables: who may see a table and as whom, snapshots, dashboard rows, replays."""
 
-from collections.abc import Mapping, Set
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,7 +48,7 @@ class TableWordList:
     def analyses(self, key: str) -> list[Mapping[str, Any]]:
         return self.words.analyses(key)
 
-    def keys(self) -> Set[str]:
+    def keys(self) -> frozenset[str]:
         return self.words.keys()
 
 
