@@ -65,6 +65,12 @@ def word_score(old: int, new: Iterable[tuple[int, str]]) -> int:
     return total * factor
 
 
+def premium_factors(name: str) -> tuple[int, int]:
+    """The factors a tile laid on square ``name`` scores with, as :func:`word_score` applies them: its letter
+    premium's (on the tile) and its word premium's (on each word through it); ``(1, 1)`` on a plain square."""
+    return _LETTER_FACTORS.get(name, 1), _WORD_FACTORS.get(name, 1)
+
+
 def play_bonus(rack_size: int, laid: int) -> int:
     """The bonus for laying all ten tiles of a full rack in one move."""
     return BONUS if rack_size == RACK and laid == RACK else 0

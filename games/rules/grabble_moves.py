@@ -21,8 +21,9 @@ left parts are spelled once, not once per anchor, and each anchor picks the few 
 by set operations; and a blank stands in for a letter the rack lacks while searching, which laid letters the
 blanks stand for being chosen once a placement is found, so the search walks each spelling once.
 
-Scores are counted by :func:`games.rules.grabble_board.word_score` and :func:`~games.rules.grabble_board.play_bonus`,
-the rules' own arithmetic, so a hint's score is what the play will score.
+A placement's plays (one per way the blanks can stand) are scored together, once, from the premium factors
+:func:`games.rules.grabble_board.word_score` applies (see :func:`_plays_of`); a play's words are scored by
+``word_score`` itself when read, and add up to its score, so a hint's score is what the play will score.
 """
 
 import threading
@@ -34,7 +35,7 @@ from typing import Any, NamedTuple
 
 from games.engine import State, WordList
 from games.engine.board import ACROSS, DOWN, coords, square
-from games.rules.grabble_board import ALPHABET, CENTRE, SIZE, play_bonus, tile_bag, word_score
+from games.rules.grabble_board import ALPHABET, CENTRE, SIZE, play_bonus, premium_factors, tile_bag, word_score
 
 Node = dict[str, "Node"]  # a trie node: letter -> child node
 
@@ -139,14 +140,17 @@ class _Cross:
 
 @dataclass
 class _Line:
-    """A row (across plays) or a column (down plays): square names, board letters and values, and cross words,
-    indexed by position along the line; and its anchors, each with how many free squares before it a left part
-    may fill (``-1``: the square before it holds a tile, which starts the word)."""
+    """A row (across plays) or a column (down plays): square names, board letters and values, cross words, and
+    the letter and word factors a tile laid there scores with, indexed by position along the line; and its
+    anchors, each with how many free squares before it a left part may fill (``-1``: the square before it holds
+    a tile, which starts the word)."""
 
     names: list[str]
     letters: list[str | None]
     values: list[int]
     crosses: list[_Cross | None]
+    letter_factors: list[int]
+    word_factors: list[int]
     anchors: list[tuple[int, int]]
 
 
@@ -163,12 +167,16 @@ def _lines(grid: list[list[BoardTile | None]], step: tuple[int, int], keys: froz
             for i, (r, c) in enumerate(spots)
         ]
         if any(anchored):
+            names = [square(r, c) for r, c in spots]
+            factors = [premium_factors(name) for name in names]
             lines.append(
                 _Line(
-                    names=[square(r, c) for r, c in spots],
+                    names=names,
                     letters=[t.letter if t else None for t in tiles],
                     values=[t.value if t else 0 for t in tiles],
                     crosses=[None if tiles[i] else _cross(grid, r, c, step, keys) for i, (r, c) in enumerate(spots)],
+                    letter_factors=[letter for letter, _word in factors],
+                    word_factors=[word for _letter, word in factors],
                     anchors=[(i, _room_before(tiles, anchored, i)) for i in range(SIZE) if anchored[i]],
                 )
             )
@@ -228,23 +236,24 @@ Found = tuple[int, tuple[tuple[int, str], ...], int]
 
 
 class _Parts(NamedTuple):
-    """The left parts a rack can spell: by trie node id, the node and the prefix; and by letter ``L``, the ids of
-    the parts that ``L`` can follow (the node has a child ``L``)."""
+    """The left parts a rack can spell: by trie node id, the node and the prefix; and by letter ``L`` and then
+    by length, the ids of the parts that ``L`` can follow (the node has a child ``L``), so that an anchor with
+    little room before it picks among the short parts only."""
 
     spelled: dict[int, tuple[Node, str]]
-    before: dict[str, set[int]]
+    before: dict[str, list[set[int]]]
 
 
 def _left_parts(root: Node, rack: dict[str, int], blanks: int, longest: int) -> _Parts:
     """Every prefix of a key the rack can spell with at most ``longest`` tiles. Spelled once per rack and used by
     every anchor, as the left part of a word laid on the free squares before the anchor."""
-    parts = _Parts({}, {letter: set() for letter in ALPHABET})
+    parts = _Parts({}, {letter: [set() for _length in range(longest + 1)] for letter in ALPHABET})
     wild = [0]
 
     def spell(node: Node, prefix: str) -> None:
         parts.spelled[id(node)] = (node, prefix)
         for letter in node:
-            parts.before[letter].add(id(node))
+            parts.before[letter][len(prefix)].add(id(node))
         if len(prefix) == longest:
             return
         for letter, child in node.items():
@@ -262,15 +271,19 @@ def _left_parts(root: Node, rack: dict[str, int], blanks: int, longest: int) -> 
     return parts
 
 
-def _heads(trie: Trie, parts: _Parts, fits: set[str], then: str | None) -> set[int]:
-    """The left parts (node ids) that can precede an anchor taking one of ``fits``, followed by the board's
-    letter ``then`` if there is one: set operations instead of trying every left part at every anchor."""
+def _heads(trie: Trie, parts: _Parts, fits: set[str], then: str | None, room: int) -> set[int]:
+    """The left parts (node ids) of at most ``room`` letters that can precede an anchor taking one of ``fits``,
+    followed by the board's letter ``then`` if there is one: set operations instead of trying every left part
+    at every anchor."""
     heads: set[int] = set()
     for letter in fits:
-        ids = parts.before[letter]
-        if ids and then is not None:
-            ids = ids.intersection(trie.before_pair.get((letter, then), ()))
-        heads |= ids
+        if then is None:
+            heads.update(*parts.before[letter][: room + 1])
+        else:
+            pair = trie.before_pair.get((letter, then))
+            if pair:
+                for ids in parts.before[letter][: room + 1]:
+                    heads |= ids.intersection(pair)
     return heads
 
 
@@ -355,15 +368,13 @@ def _search(line: _Line, trie: Trie, parts: _Parts, rack: dict[str, int], blanks
                 placed.clear()
                 extend(node, anchor, anchor)
             continue
-        room = min(room, in_hand - 1)
-        for head in _heads(trie, parts, fits, following[anchor]):
+        for head in _heads(trie, parts, fits, following[anchor], min(room, in_hand - 1)):
             node, prefix = parts.spelled[head]
-            if len(prefix) <= room:
-                taken = lay_left(prefix, anchor)
-                extend(node, anchor, anchor)
-                for letter in taken:
-                    rack[letter] += 1
-                wild[0] -= len(prefix) - len(taken)
+            taken = lay_left(prefix, anchor)
+            extend(node, anchor, anchor)
+            for letter in taken:
+                rack[letter] += 1
+            wild[0] -= len(prefix) - len(taken)
     return found
 
 
@@ -405,49 +416,74 @@ class _Rack:
         self.blanks = len(self.ids.get("", []))
 
 
+class _Placement(NamedTuple):
+    """Tiles laid along a line, as the search finds them: where the main word ends (the position after it) and
+    the (position, letter) of each tile in reading order. Shared by its plays, which differ only in which of
+    those tiles blanks are."""
+
+    line: _Line
+    end: int
+    laid: tuple[tuple[int, str], ...]
+    rack: _Rack
+    bonus: int
+
+
 @dataclass(eq=False, slots=True)
 class Play:
-    """A legal play. Its base score (its words' scores plus the full-rack bonus) is counted when it is found, to
-    rank it; its tiles and words are spelled out each time they are read, as a rack may have thousands of plays
-    and a hint reads one. (Not frozen: a frozen dataclass takes four times as long to make.)"""
+    """A legal play: a placement and which of its tiles blanks are (by index in ``laid``). Its base score (its
+    words' scores plus the full-rack bonus) is counted when it is found, to rank it; its tiles and words are
+    spelled out each time they are read, as a rack may have thousands of plays and a hint reads one. (Not frozen:
+    a frozen dataclass takes four times as long to make.)"""
 
     score: int
-    bonus: int
-    line: _Line = field(repr=False)
-    end: int = field(repr=False)  # the main word ends before this position of the line
-    laid: tuple[tuple[int, str], ...] = field(repr=False)  # (position, letter) in reading order
-    blanks: tuple[int, ...] = field(repr=False)  # which of them blanks stand for
-    rack: _Rack = field(repr=False)
+    placement: _Placement = field(repr=False)
+    blanks: tuple[int, ...] = field(repr=False)
+
+    @property
+    def bonus(self) -> int:
+        """The full-rack bonus included in ``score``."""
+        return self.placement.bonus
 
     @property
     def placed(self) -> list[tuple[int, str, bool]]:
         """(position, letter, blank) of each tile, in reading order."""
-        return [(pos, letter, i in self.blanks) for i, (pos, letter) in enumerate(self.laid)]
+        return [(pos, letter, i in self.blanks) for i, (pos, letter) in enumerate(self.placement.laid)]
 
     @property
     def tiles(self) -> tuple[Placement, ...]:
         """The tiles in reading order; of several tiles with the same face, the first on the rack is used first."""
+        ids, names = self.placement.rack.ids, self.placement.line.names
         taken: dict[str, int] = {}
         tiles = []
         for pos, letter, blank in self.placed:
             face = "" if blank else letter
             taken[face] = taken.get(face, 0) + 1
-            tiles.append(Placement(self.rack.ids[face][taken[face] - 1], self.line.names[pos], letter, blank))
+            tiles.append(Placement(ids[face][taken[face] - 1], names[pos], letter, blank))
         return tuple(tiles)
 
     @property
     def words(self) -> tuple[Word, ...]:
-        """The words formed, main word first, then the cross words in reading order (as the rules list them)."""
-        line, end = self.line, self.end
-        start = _word_start(line, self.laid[0][0])
-        new = dict(self.laid)
-        spelled = [("".join(new.get(i) or line.letters[i] for i in range(start, end)), tuple(line.names[start:end]))]
-        for pos, letter in self.laid:
+        """The words formed, main word first, then the cross words in reading order (as the rules list them),
+        each scored by :func:`~games.rules.grabble_board.word_score`."""
+        line, end, laid, rack = self.placement.line, self.placement.end, self.placement.laid, self.placement.rack
+        start = _word_start(line, laid[0][0])
+        new = dict(laid)
+        blank = rack.value.get("", 0)
+        tiles = [
+            (blank if i in self.blanks else rack.value[letter], line.names[pos]) for i, (pos, letter) in enumerate(laid)
+        ]
+        words = [
+            Word(
+                "".join(new.get(i) or line.letters[i] for i in range(start, end)),
+                tuple(line.names[start:end]),
+                word_score(sum(line.values[start:end]), tiles),  # free squares are worth 0 in ``values``
+            )
+        ]
+        for (pos, letter), tile in zip(laid, tiles, strict=True):
             cross = line.crosses[pos]
             if cross is not None:
-                spelled.append((cross.before + letter + cross.after, cross.squares))
-        scores = _Scoring(line, end, self.laid, self.rack).scores(self.blanks)
-        return tuple(Word(word, squares, score) for (word, squares), score in zip(spelled, scores, strict=True))
+                words.append(Word(cross.before + letter + cross.after, cross.squares, word_score(cross.old, (tile,))))
+        return tuple(words)
 
     def action_tiles(self) -> list[dict[str, Any]]:
         """The ``tiles`` of the ``play`` action that lays it (a blank says its letter)."""
@@ -457,11 +493,8 @@ class Play:
         """Best first: the highest score, then the fewest blanks spent (keep them for later), then by squares,
         letters and where the blanks are: a total order, so the best play never depends on the order the search
         met the plays in (two plays may differ only in which of two like letters a blank stands for)."""
-        return (
-            -self.score,
-            len(self.blanks),
-            [(self.line.names[pos], letter, blank) for pos, letter, blank in self.placed],
-        )
+        names = self.placement.line.names
+        return (-self.score, len(self.blanks), [(names[pos], letter, blank) for pos, letter, blank in self.placed])
 
 
 def plays_on(board: Mapping[str, BoardTile], rack: Sequence[RackTile], words: WordList) -> list[Play]:
@@ -474,23 +507,30 @@ def plays_on(board: Mapping[str, BoardTile], rack: Sequence[RackTile], words: Wo
         grid[r][c] = tile
     trie = trie_of(words)
     hand = _Rack(rack)
+    counts = hand.counts
     lines = {step: _lines(grid, step, words.keys()) for step in (ACROSS, DOWN)}
     longest = max((room for found in lines.values() for line in found for _anchor, room in line.anchors), default=0)
-    parts = _left_parts(trie.root, hand.counts, hand.blanks, min(longest, hand.size - 1))
-    # Where the rack lacked no letter, the blanks may stand for any of the letters: the choices depend on how many.
-    choices: dict[int | tuple[str, ...], list[tuple[int, ...]]] = {}
-    plays = []
+    parts = _left_parts(trie.root, counts, hand.blanks, min(longest, hand.size - 1))
+    # The ways to place the blanks depend only on which laid letters are alike and how many of each the rack
+    # holds (its shape); where the rack lacked no letter, only on how many tiles are laid.
+    choices: dict[int | tuple[tuple[int, int], ...], list[tuple[int, ...]]] = {}
+    plays: list[Play] = []
     for step, found in lines.items():
         for line in found:
-            for end, laid, lacked in _search(line, trie, parts, hand.counts, hand.blanks):
+            for end, laid, lacked in _search(line, trie, parts, counts, hand.blanks):
                 # A single tile forming words both ways is found across and down: keep the across one.
                 if step == DOWN and len(laid) == 1 and line.crosses[laid[0][0]] is not None:
                     continue
-                spelling = tuple(letter for _pos, letter in laid) if lacked else len(laid)
-                if spelling not in choices:
-                    letters = spelling if lacked else tuple(letter for _pos, letter in laid)
-                    choices[spelling] = _blank_choices(letters, hand.counts, hand.blanks)
-                plays += _plays_of(line, end, laid, hand, choices[spelling])
+                if lacked:
+                    letters = [letter for _pos, letter in laid]
+                    shape: int | tuple[tuple[int, int], ...] = tuple(
+                        (letters.index(letter), counts.get(letter, 0)) for letter in letters
+                    )
+                else:
+                    shape = len(laid)
+                if shape not in choices:
+                    choices[shape] = _blank_choices(tuple(letter for _pos, letter in laid), counts, hand.blanks)
+                plays += _plays_of(_Placement(line, end, laid, hand, play_bonus(hand.size, len(laid))), choices[shape])
     return plays
 
 
@@ -501,35 +541,34 @@ def _word_start(line: _Line, first: int) -> int:
     return first
 
 
-class _Scoring:
-    """How the words of one placement score, whichever laid letters blanks stand for: each word's score as the
-    rules count it, main word first. What the ways of placing blanks share is worked out once."""
-
-    __slots__ = ("names", "old", "crossed", "letters", "rack")
-
-    def __init__(self, line: _Line, end: int, laid: tuple[tuple[int, str], ...], rack: _Rack) -> None:
-        self.names = [line.names[pos] for pos, _letter in laid]
-        self.old = sum(line.values[_word_start(line, laid[0][0]) : end])  # free squares are worth 0 in ``values``
-        self.crossed = [(i, line.crosses[pos]) for i, (pos, _letter) in enumerate(laid) if line.crosses[pos]]
-        self.letters = [letter for _pos, letter in laid]
-        self.rack = rack
-
-    def scores(self, blanks: tuple[int, ...]) -> list[int]:
-        value, blank, names = self.rack.value, self.rack.value.get("", 0), self.names
-        tiles = [(blank if i in blanks else value[letter], names[i]) for i, letter in enumerate(self.letters)]
-        scores = [word_score(self.old, tiles)]
-        for i, cross in self.crossed:
-            scores.append(word_score(cross.old, (tiles[i],)))
-        return scores
-
-
-def _plays_of(
-    line: _Line, end: int, laid: tuple[tuple[int, str], ...], rack: _Rack, choices: list[tuple[int, ...]]
-) -> list[Play]:
-    """The plays of one placement, one for each way its blanks can stand (see :func:`_blank_choices`)."""
-    scoring = _Scoring(line, end, laid, rack)
-    bonus = play_bonus(rack.size, len(laid))
-    return [Play(sum(scoring.scores(blanks)) + bonus, bonus, line, end, laid, blanks, rack) for blanks in choices]
+def _plays_of(placement: _Placement, choices: list[tuple[int, ...]]) -> list[Play]:
+    """The plays of one placement, one for each way its blanks can stand (see :func:`_blank_choices`), scored
+    together. A play's base score is, over its words, (the board tiles' values + each laid tile's value times
+    its letter factor) times the word factors of the squares laid, as :func:`~games.rules.grabble_board.word_score`
+    counts it: linear in each laid tile's value. So the placement is scored once with every tile at its face's
+    value, and a play pays, for each tile a blank stands for, the value the blank lacks times the tile's letter
+    factor times the word factors of the words through it (the main word and its cross word, if any). A letter
+    the rack lacks is a blank in every play, so it counts at the blank's value throughout."""
+    line, laid, value = placement.line, placement.laid, placement.rack.value
+    letter_factors, word_factors, crosses = line.letter_factors, line.word_factors, line.crosses
+    blank = value.get("", 0)
+    factor = 1
+    for pos, _letter in laid:
+        factor *= word_factors[pos]
+    main = sum(line.values[_word_start(line, laid[0][0]) : placement.end])  # free squares are worth 0 in ``values``
+    others = placement.bonus
+    cuts = []  # what each tile loses if a blank stands for it
+    for pos, letter in laid:
+        worth = value.get(letter, blank) * letter_factors[pos]
+        main += worth
+        lost = (worth - blank * letter_factors[pos]) * factor
+        cross = crosses[pos]
+        if cross is not None:
+            others += (cross.old + worth) * word_factors[pos]
+            lost += (worth - blank * letter_factors[pos]) * word_factors[pos]
+        cuts.append(lost)
+    score = main * factor + others
+    return [Play(score - sum([cuts[i] for i in blanks]), placement, blanks) for blanks in choices]
 
 
 def best(plays: Iterable[Play]) -> Play | None:

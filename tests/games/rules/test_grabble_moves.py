@@ -133,6 +133,15 @@ def test_a_blank_may_also_stand_for_a_letter_the_rack_has():
     assert plays["G8:?Ο H8:Σ"].score == plays["G8:Ο H8:?Σ"].score == 2
 
 
+def test_a_blank_loses_its_tiles_premium_value_in_the_main_word_and_the_cross_word():
+    # The play's score is counted once with every tile at face value, less what each blank's tile brought.
+    plays = found(across("H8", "ΟΣ"), "ΤΟ?", words("ΟΣ", "ΤΟ"))
+    assert plays["H7:Τ I7:Ο"].score == 3 + 2 + 3
+    assert plays["H7:?Τ I7:Ο"].score == (0 + 1 * 2) + (0 + 1) + (1 * 2 + 1)
+    assert plays["H7:Τ I7:?Ο"].score == (1 + 0) + (1 + 1) + (0 + 1)  # I7's double letter doubles nothing
+    assert all(p.score == sum(w.score for w in p.words) for p in plays.values())
+
+
 def test_two_blanks_make_a_word_alone():
     plays = found({}, "??", OS)
     assert set(plays) == {"G8:?Ο H8:?Σ", "H8:?Ο I8:?Σ", "H7:?Ο H8:?Σ", "H8:?Ο H9:?Σ"}

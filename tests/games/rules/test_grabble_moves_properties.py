@@ -5,7 +5,7 @@ that a brute-force search, judged by the rules' own placement and word checks, f
 import random
 from itertools import permutations, product
 
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from games.engine import Context, RuleError, WordSet
@@ -63,6 +63,27 @@ def test_every_play_found_is_accepted_by_the_rules_with_the_same_words_and_score
         state = advance(state, words, rnd, 1)
         if state["phase"] != "play":
             break
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 10**6), turns=st.integers(1, 4))
+def test_every_plays_score_is_its_words_scores_and_bonus_whichever_tiles_blanks_are(seed, turns):
+    """Scores are counted per placement and adjusted per way of placing the blanks; the words, scored one by
+    one with the rules' arithmetic when read, must add up to the same score for every play."""
+    rnd = random.Random(seed)
+    words = lexicon(rnd, 120)
+    state, _ = RULES.new_game(2, {"unknown_words": "strict"}, seed)
+    state = advance(state, words, rnd, turns)
+    seat = state["turn"]
+    bag = tile_bag(state["bag_size"])
+    unseen = [bag[t]["letter"] for t in state["bag"] + [t for rack in state["racks"] for t in rack]]
+    assume("" in unseen)  # a random play may have laid the blanks
+    others = sorted(set(LETTERS) & set(unseen))
+    give(state, seat, [letter for letter in unseen if letter == ""] + rnd.sample(others, min(4, len(others))))
+    plays = plays_for(state, seat, words)
+    assert any(t.blank for play in plays for t in play.tiles)
+    for play in plays:
+        assert play.score == sum(w.score for w in play.words) + play.bonus
 
 
 def brute_force(state: dict, seat: int, words: WordSet) -> dict[frozenset, int]:
