@@ -31,6 +31,7 @@ import weakref
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import chain, combinations, product
+from operator import mul
 from typing import Any, NamedTuple
 
 from games.engine import State, WordList
@@ -230,17 +231,20 @@ def _cross(
 
 
 # -- the search ------------------------------------------------------------------------------------------------------
-# A placement found on a line: where the main word ends (the position after it), the (position, letter) of each
-# tile laid in reading order, and how many of those letters the rack lacked (blanks stand in for them).
-Found = tuple[int, tuple[tuple[int, str], ...], int]
+# A placement found on a line: where the main word ends (the position after it), where its first tile is laid,
+# the letters laid in reading order (on the free squares from there), and how many of them the rack lacked
+# (blanks stand in for them). Letters as a string, not (square, letter) pairs: a rack may have thousands of
+# placements, and strings cost less to make and nothing to the garbage collector.
+Found = tuple[int, int, str, int]
 
 
 class _Parts(NamedTuple):
-    """The left parts a rack can spell: by trie node id, the node and the prefix; and by letter ``L`` and then
-    by length, the ids of the parts that ``L`` can follow (the node has a child ``L``), so that an anchor with
-    little room before it picks among the short parts only."""
+    """The left parts a rack can spell: by trie node id, the node, the prefix, what the rack holds after it (the
+    counts of its non-blank letters) and how many blanks it spends; and by letter ``L`` and then by length, the
+    ids of the parts that ``L`` can follow (the node has a child ``L``), so that an anchor with little room
+    before it picks among the short parts only."""
 
-    spelled: dict[int, tuple[Node, str]]
+    spelled: dict[int, tuple[Node, str, dict[str, int], int]]
     before: dict[str, list[set[int]]]
 
 
@@ -248,10 +252,9 @@ def _left_parts(root: Node, rack: dict[str, int], blanks: int, longest: int) -> 
     """Every prefix of a key the rack can spell with at most ``longest`` tiles. Spelled once per rack and used by
     every anchor, as the left part of a word laid on the free squares before the anchor."""
     parts = _Parts({}, {letter: [set() for _length in range(longest + 1)] for letter in ALPHABET})
-    wild = [0]
 
-    def spell(node: Node, prefix: str) -> None:
-        parts.spelled[id(node)] = (node, prefix)
+    def spell(node: Node, prefix: str, wild: int) -> None:
+        parts.spelled[id(node)] = (node, prefix, dict(rack), wild)
         for letter in node:
             parts.before[letter][len(prefix)].add(id(node))
         if len(prefix) == longest:
@@ -260,14 +263,12 @@ def _left_parts(root: Node, rack: dict[str, int], blanks: int, longest: int) -> 
             count = rack.get(letter)
             if count:
                 rack[letter] = count - 1
-                spell(child, prefix + letter)
+                spell(child, prefix + letter, wild)
                 rack[letter] = count
-            elif wild[0] < blanks:
-                wild[0] += 1
-                spell(child, prefix + letter)
-                wild[0] -= 1
+            elif wild < blanks:
+                spell(child, prefix + letter, wild + 1)
 
-    spell(root, "")
+    spell(root, "", 0)
     return parts
 
 
@@ -295,60 +296,44 @@ def _search(line: _Line, trie: Trie, parts: _Parts, rack: dict[str, int], blanks
     checks = [None if cross is None else cross.allowed for cross in crosses]
     following = [*letters[1:], None]
     found: list[Found] = []
-    placed: list[tuple[int, str]] = []
-    wild = [0]
     in_hand = sum(rack.values()) + blanks
     held = {letter for letter, count in rack.items() if count}
+    # Set for each left part extended: the anchor, where the placement's first tile goes, and the letters in hand
+    # after the left part (``extend`` takes and puts back its tiles there).
+    anchor = first = 0
+    hand = rack
 
-    def extend(node: Node, pos: int, anchor: int) -> None:
+    def extend(node: Node, pos: int, spelled: str, wild: int) -> None:
+        """Extend the word at ``node`` from ``pos``, having laid ``spelled`` (``wild`` of them blanks for
+        letters the rack lacks)."""
         while pos < SIZE and letters[pos] is not None:  # the board's tiles are part of the word
             node = node.get(letters[pos])
             if node is None:
                 return
             pos += 1
         if pos > anchor and id(node) in ends:
-            found.append((pos, tuple(placed), wild[0]))
+            found.append((pos, first, spelled, wild))
         if pos == SIZE:
             return
         allowed = checks[pos]
         if allowed is not None:  # a cross word: only its letters, usually few
             candidates: Iterable[str] = allowed.intersection(node)
-        elif wild[0] < blanks or len(node) < len(rack):  # a blank may be any child; deep nodes have few children
+        elif wild < blanks or len(node) < len(hand):  # a blank may be any child; deep nodes have few children
             candidates = node
         else:
-            candidates = rack
+            candidates = hand
         then = following[pos]  # a board tile right after: the word must run on into it
         for letter in candidates:
             child = node.get(letter)
             if child is None or (then is not None and then not in child):
                 continue
-            count = rack.get(letter)
+            count = hand.get(letter)
             if count:
-                rack[letter] = count - 1
-            elif wild[0] < blanks:
-                wild[0] += 1
-            else:
-                continue
-            placed.append((pos, letter))
-            extend(child, pos + 1, anchor)
-            placed.pop()
-            if count:
-                rack[letter] = count
-            else:
-                wild[0] -= 1
-
-    def lay_left(prefix: str, anchor: int) -> list[str]:
-        """Take the left part's letters from the rack (a blank for each it lacks); returns the tiles taken."""
-        taken = []
-        placed[:] = []
-        for i, letter in enumerate(prefix):
-            if rack.get(letter):
-                rack[letter] -= 1
-                taken.append(letter)
-            else:
-                wild[0] += 1
-            placed.append((anchor - len(prefix) + i, letter))
-        return taken
+                hand[letter] = count - 1
+                extend(child, pos + 1, spelled + letter, wild)
+                hand[letter] = count
+            elif wild < blanks:
+                extend(child, pos + 1, spelled + letter, wild + 1)
 
     for anchor, room in line.anchors:
         cross = crosses[anchor]
@@ -365,20 +350,17 @@ def _search(line: _Line, trie: Trie, parts: _Parts, rack: dict[str, int], blanks
             for letter in letters[start:anchor]:
                 node = node.get(letter) if node is not None else None
             if node is not None:
-                placed.clear()
-                extend(node, anchor, anchor)
+                first, hand = anchor, rack
+                extend(node, anchor, "", 0)
             continue
         for head in _heads(trie, parts, fits, following[anchor], min(room, in_hand - 1)):
-            node, prefix = parts.spelled[head]
-            taken = lay_left(prefix, anchor)
-            extend(node, anchor, anchor)
-            for letter in taken:
-                rack[letter] += 1
-            wild[0] -= len(prefix) - len(taken)
+            node, prefix, hand, spent = parts.spelled[head]
+            first = anchor - len(prefix)
+            extend(node, anchor, prefix, spent)
     return found
 
 
-def _blank_choices(letters: tuple[str, ...], counts: Mapping[str, int], blanks: int) -> list[tuple[int, ...]]:
+def _blank_choices(letters: str, counts: Mapping[str, int], blanks: int) -> list[tuple[int, ...]]:
     """Which of the laid ``letters`` (by index) the rack's blanks may stand for: every set of at most ``blanks``
     of them that leaves the rack's own tiles enough for the rest. A blank must stand for a letter the rack lacks,
     and may stand for one it has (another play: the blank scores 0 and the tile stays on the rack)."""
@@ -402,8 +384,9 @@ def _blank_choices(letters: tuple[str, ...], counts: Mapping[str, int], blanks: 
 
 # -- plays ----------------------------------------------------------------------------------------------------------
 class _Rack:
-    """A rack as the search and the plays use it: the letters in hand, the blanks, and each face's tile ids (in
-    rack order, the order a play takes them in) and value."""
+    """A rack as the search and the plays use it: the letters in hand, the blanks, each face's tile ids (in
+    rack order, the order a play takes them in) and value, and for every letter what laying it from the rack
+    is worth over laying a blank for it (0 for a letter the rack lacks, which only a blank can lay)."""
 
     def __init__(self, tiles: Sequence[RackTile]) -> None:
         self.size = len(tiles)
@@ -414,45 +397,57 @@ class _Rack:
             self.value[tile.letter] = tile.value
         self.counts = {face: len(ids) for face, ids in self.ids.items() if face}
         self.blanks = len(self.ids.get("", []))
+        self.blank_value = self.value.get("", 0)
+        self.over_blank = {letter: self.value.get(letter, self.blank_value) - self.blank_value for letter in ALPHABET}
 
 
-class _Placement(NamedTuple):
-    """Tiles laid along a line, as the search finds them: where the main word ends (the position after it) and
-    the (position, letter) of each tile in reading order. Shared by its plays, which differ only in which of
-    those tiles blanks are."""
+class _Span(NamedTuple):
+    """The squares of a line a play's main word covers, and what scoring any letters laid on its free squares
+    takes. A play's base score is, over its words, (the board tiles' values + each laid tile's value times its
+    letter factor) times the word factors of the squares laid, as :func:`~games.rules.grabble_board.word_score`
+    counts it: linear in each laid tile's value. So it is ``base`` (the score with every tile laid a blank, the
+    full-rack bonus included) plus, for each tile laid from the rack, its value over a blank's times its weight
+    (its letter factor times the word factors of the words through it: the main word's and its cross word's, if
+    any); worked out once per span, for the many plays that lay different letters or blanks on its squares."""
 
     line: _Line
-    end: int
-    laid: tuple[tuple[int, str], ...]
+    start: int  # the main word's first square
+    first: int  # the first tile is laid here, the others on the free squares after it
+    end: int  # the main word ends before this position of the line
+    laid: tuple[int, ...]  # the positions of the tiles laid, in reading order
     rack: _Rack
     bonus: int
+    base: int
+    weights: tuple[int, ...]
 
 
 @dataclass(eq=False, slots=True)
 class Play:
-    """A legal play: a placement and which of its tiles blanks are (by index in ``laid``). Its base score (its
-    words' scores plus the full-rack bonus) is counted when it is found, to rank it; its tiles and words are
-    spelled out each time they are read, as a rack may have thousands of plays and a hint reads one. (Not frozen:
-    a frozen dataclass takes four times as long to make.)"""
+    """A legal play: the letters laid on a span's free squares and which of them blanks stand for (by index).
+    Its base score (its words' scores plus the full-rack bonus) is counted when it is found, to rank it; its
+    tiles and words are spelled out each time they are read, as a rack may have thousands of plays and a hint
+    reads one. (Not frozen: a frozen dataclass takes four times as long to make.)"""
 
     score: int
-    placement: _Placement = field(repr=False)
-    blanks: tuple[int, ...] = field(repr=False)
+    span: _Span = field(repr=False)
+    letters: str
+    blanks: tuple[int, ...]
 
     @property
     def bonus(self) -> int:
         """The full-rack bonus included in ``score``."""
-        return self.placement.bonus
+        return self.span.bonus
 
     @property
     def placed(self) -> list[tuple[int, str, bool]]:
         """(position, letter, blank) of each tile, in reading order."""
-        return [(pos, letter, i in self.blanks) for i, (pos, letter) in enumerate(self.placement.laid)]
+        laid = zip(self.span.laid, self.letters, strict=True)
+        return [(pos, letter, i in self.blanks) for i, (pos, letter) in enumerate(laid)]
 
     @property
     def tiles(self) -> tuple[Placement, ...]:
         """The tiles in reading order; of several tiles with the same face, the first on the rack is used first."""
-        ids, names = self.placement.rack.ids, self.placement.line.names
+        ids, names = self.span.rack.ids, self.span.line.names
         taken: dict[str, int] = {}
         tiles = []
         for pos, letter, blank in self.placed:
@@ -465,13 +460,10 @@ class Play:
     def words(self) -> tuple[Word, ...]:
         """The words formed, main word first, then the cross words in reading order (as the rules list them),
         each scored by :func:`~games.rules.grabble_board.word_score`."""
-        line, end, laid, rack = self.placement.line, self.placement.end, self.placement.laid, self.placement.rack
-        start = _word_start(line, laid[0][0])
-        new = dict(laid)
-        blank = rack.value.get("", 0)
-        tiles = [
-            (blank if i in self.blanks else rack.value[letter], line.names[pos]) for i, (pos, letter) in enumerate(laid)
-        ]
+        line, start, end, value = self.span.line, self.span.start, self.span.end, self.span.rack.value
+        new = dict(zip(self.span.laid, self.letters, strict=True))
+        blank = value.get("", 0)
+        tiles = [(blank if is_blank else value[letter], line.names[pos]) for pos, letter, is_blank in self.placed]
         words = [
             Word(
                 "".join(new.get(i) or line.letters[i] for i in range(start, end)),
@@ -479,7 +471,7 @@ class Play:
                 word_score(sum(line.values[start:end]), tiles),  # free squares are worth 0 in ``values``
             )
         ]
-        for (pos, letter), tile in zip(laid, tiles, strict=True):
+        for (pos, letter), tile in zip(new.items(), tiles, strict=True):
             cross = line.crosses[pos]
             if cross is not None:
                 words.append(Word(cross.before + letter + cross.after, cross.squares, word_score(cross.old, (tile,))))
@@ -493,8 +485,42 @@ class Play:
         """Best first: the highest score, then the fewest blanks spent (keep them for later), then by squares,
         letters and where the blanks are: a total order, so the best play never depends on the order the search
         met the plays in (two plays may differ only in which of two like letters a blank stands for)."""
-        names = self.placement.line.names
+        names = self.span.line.names
         return (-self.score, len(self.blanks), [(names[pos], letter, blank) for pos, letter, blank in self.placed])
+
+
+def _span(line: _Line, first: int, end: int, rack: _Rack) -> _Span:
+    start = _word_start(line, first)
+    laid = tuple(pos for pos in range(first, end) if line.letters[pos] is None)
+    factor = 1
+    for pos in laid:
+        factor *= line.word_factors[pos]
+    bonus = play_bonus(rack.size, len(laid))
+    base = sum(line.values[start:end]) * factor + bonus  # free squares are worth 0 in ``values``
+    weights = []
+    for pos in laid:
+        cross = line.crosses[pos]
+        if cross is None:
+            weights.append(line.letter_factors[pos] * factor)
+        else:
+            base += cross.old * line.word_factors[pos]
+            weights.append(line.letter_factors[pos] * (factor + line.word_factors[pos]))
+    return _Span(line, start, first, end, laid, rack, bonus, base + rack.blank_value * sum(weights), tuple(weights))
+
+
+def _plays_of(span: _Span, letters: str, choices: list[tuple[int, ...]]) -> list[Play]:
+    """The plays laying ``letters`` on ``span``, one for each way the blanks can stand (see
+    :func:`_blank_choices`): scored with every tile from the rack, less what each tile a blank stands for
+    gained over a blank (a letter the rack lacks gains nothing: it is a blank in every play)."""
+    gains = list(map(mul, map(span.rack.over_blank.__getitem__, letters), span.weights))
+    score = span.base + sum(gains)
+    plays = []
+    for blanks in choices:
+        lost = 0
+        for i in blanks:
+            lost += gains[i]
+        plays.append(Play(score - lost, span, letters, blanks))
+    return plays
 
 
 def plays_on(board: Mapping[str, BoardTile], rack: Sequence[RackTile], words: WordList) -> list[Play]:
@@ -517,20 +543,23 @@ def plays_on(board: Mapping[str, BoardTile], rack: Sequence[RackTile], words: Wo
     plays: list[Play] = []
     for step, found in lines.items():
         for line in found:
-            for end, laid, lacked in _search(line, trie, parts, counts, hand.blanks):
+            spans: dict[tuple[int, int], _Span] = {}
+            for end, first, letters, lacked in _search(line, trie, parts, counts, hand.blanks):
                 # A single tile forming words both ways is found across and down: keep the across one.
-                if step == DOWN and len(laid) == 1 and line.crosses[laid[0][0]] is not None:
+                if step == DOWN and len(letters) == 1 and line.crosses[first] is not None:
                     continue
                 if lacked:
-                    letters = [letter for _pos, letter in laid]
                     shape: int | tuple[tuple[int, int], ...] = tuple(
                         (letters.index(letter), counts.get(letter, 0)) for letter in letters
                     )
                 else:
-                    shape = len(laid)
+                    shape = len(letters)
                 if shape not in choices:
-                    choices[shape] = _blank_choices(tuple(letter for _pos, letter in laid), counts, hand.blanks)
-                plays += _plays_of(_Placement(line, end, laid, hand, play_bonus(hand.size, len(laid))), choices[shape])
+                    choices[shape] = _blank_choices(letters, counts, hand.blanks)
+                span = spans.get((first, end))
+                if span is None:
+                    span = spans[first, end] = _span(line, first, end, hand)
+                plays += _plays_of(span, letters, choices[shape])
     return plays
 
 
@@ -539,36 +568,6 @@ def _word_start(line: _Line, first: int) -> int:
     while first and line.letters[first - 1] is not None:
         first -= 1
     return first
-
-
-def _plays_of(placement: _Placement, choices: list[tuple[int, ...]]) -> list[Play]:
-    """The plays of one placement, one for each way its blanks can stand (see :func:`_blank_choices`), scored
-    together. A play's base score is, over its words, (the board tiles' values + each laid tile's value times
-    its letter factor) times the word factors of the squares laid, as :func:`~games.rules.grabble_board.word_score`
-    counts it: linear in each laid tile's value. So the placement is scored once with every tile at its face's
-    value, and a play pays, for each tile a blank stands for, the value the blank lacks times the tile's letter
-    factor times the word factors of the words through it (the main word and its cross word, if any). A letter
-    the rack lacks is a blank in every play, so it counts at the blank's value throughout."""
-    line, laid, value = placement.line, placement.laid, placement.rack.value
-    letter_factors, word_factors, crosses = line.letter_factors, line.word_factors, line.crosses
-    blank = value.get("", 0)
-    factor = 1
-    for pos, _letter in laid:
-        factor *= word_factors[pos]
-    main = sum(line.values[_word_start(line, laid[0][0]) : placement.end])  # free squares are worth 0 in ``values``
-    others = placement.bonus
-    cuts = []  # what each tile loses if a blank stands for it
-    for pos, letter in laid:
-        worth = value.get(letter, blank) * letter_factors[pos]
-        main += worth
-        lost = (worth - blank * letter_factors[pos]) * factor
-        cross = crosses[pos]
-        if cross is not None:
-            others += (cross.old + worth) * word_factors[pos]
-            lost += (worth - blank * letter_factors[pos]) * word_factors[pos]
-        cuts.append(lost)
-    score = main * factor + others
-    return [Play(score - sum([cuts[i] for i in blanks]), placement, blanks) for blanks in choices]
 
 
 def best(plays: Iterable[Play]) -> Play | None:
