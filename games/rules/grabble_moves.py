@@ -38,7 +38,7 @@ from games.engine import State, WordList
 from games.engine.board import ACROSS, DOWN, coords, square
 from games.rules.grabble_board import ALPHABET, CENTRE, SIZE, play_bonus, premium_factors, tile_bag, word_score
 
-Node = dict[str, "Node"]  # a trie node: letter -> child node
+Node = dict[str, int]  # a trie node: letter -> the child's index in ``Trie.nodes``
 
 
 class BoardTile(NamedTuple):
@@ -79,11 +79,20 @@ class Trie:
     """The prefix trie of the keys that can be laid (2 to 15 of the 24 tile letters), with the nodes where a key
     ends, and an index that lets an anchor just before a board tile ``w`` pick the left parts that can precede it
     without trying them all: for each pair of letters ``(L, w)``, the nodes with a child ``L`` that has a child
-    ``w``."""
+    ``w``.
 
-    root: Node
-    ends: frozenset[int]  # ids of the nodes where a key ends
-    before_pair: dict[tuple[str, str], frozenset[int]]  # (L, w) -> ids of the nodes with a child L that has a child w
+    Nodes are numbered, the root 0, and each maps a letter to its child's number: dicts of strings and integers,
+    which the garbage collector does not track, so the tens of thousands of them cost nothing when it runs (it
+    runs often while a rack's thousands of plays are made; nested dicts would be traversed every full pass)."""
+
+    nodes: list[Node]
+    ends: frozenset[int]  # the nodes where a key ends
+    before_pair: dict[tuple[str, str], frozenset[int]]  # (L, w) -> the nodes with a child L that has a child w
+
+    @property
+    def root(self) -> Node:
+        """The root node: the letters keys start with."""
+        return self.nodes[0]
 
 
 _tries: "weakref.WeakKeyDictionary[frozenset[str], Trie]" = weakref.WeakKeyDictionary()
@@ -104,27 +113,24 @@ def trie_of(words: WordList) -> Trie:
 
 def _build_trie(keys: Iterable[str]) -> Trie:
     letters = set(ALPHABET)
-    root: Node = {}
+    nodes: list[Node] = [{}]
     ends = set()
     for key in keys:
         if 2 <= len(key) <= SIZE and letters.issuperset(key):
-            node = root
+            node = 0
             for letter in key:
-                node = node.setdefault(letter, {})
-            ends.add(id(node))
+                child = nodes[node].get(letter)
+                if child is None:
+                    child = nodes[node][letter] = len(nodes)
+                    nodes.append({})
+                node = child
+            ends.add(node)
     before_pair: dict[tuple[str, str], set[int]] = {}
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        for letter, child in node.items():
-            for after in child:
-                before_pair.setdefault((letter, after), set()).add(id(node))
-            stack.append(child)
-    return Trie(
-        root,
-        frozenset(ends),
-        {pair: frozenset(ids) for pair, ids in before_pair.items()},
-    )
+    for node, children in enumerate(nodes):
+        for letter, child in children.items():
+            for after in nodes[child]:
+                before_pair.setdefault((letter, after), set()).add(node)
+    return Trie(nodes, frozenset(ends), {pair: frozenset(ids) for pair, ids in before_pair.items()})
 
 
 # -- one line of the board, seen along the direction of play ---------------------------------------------------------
@@ -239,27 +245,27 @@ Found = tuple[int, int, str, int]
 
 
 class _Parts(NamedTuple):
-    """The left parts a rack can spell: by trie node id, the node, the prefix, what the rack holds after it (the
-    counts of its non-blank letters) and how many blanks it spends; and by letter ``L`` and then by length, the
-    ids of the parts that ``L`` can follow (the node has a child ``L``), so that an anchor with little room
-    before it picks among the short parts only."""
+    """The left parts a rack can spell: by trie node, the prefix, what the rack holds after it (the counts of its
+    non-blank letters) and how many blanks it spends; and by letter ``L`` and then by length, the parts (nodes)
+    that ``L`` can follow (the node has a child ``L``), so that an anchor with little room before it picks among
+    the short parts only."""
 
-    spelled: dict[int, tuple[Node, str, dict[str, int], int]]
+    spelled: dict[int, tuple[str, dict[str, int], int]]
     before: dict[str, list[set[int]]]
 
 
-def _left_parts(root: Node, rack: dict[str, int], blanks: int, longest: int) -> _Parts:
+def _left_parts(nodes: list[Node], rack: dict[str, int], blanks: int, longest: int) -> _Parts:
     """Every prefix of a key the rack can spell with at most ``longest`` tiles. Spelled once per rack and used by
     every anchor, as the left part of a word laid on the free squares before the anchor."""
     parts = _Parts({}, {letter: [set() for _length in range(longest + 1)] for letter in ALPHABET})
 
-    def spell(node: Node, prefix: str, wild: int) -> None:
-        parts.spelled[id(node)] = (node, prefix, dict(rack), wild)
-        for letter in node:
-            parts.before[letter][len(prefix)].add(id(node))
+    def spell(node: int, prefix: str, wild: int) -> None:
+        parts.spelled[node] = (prefix, dict(rack), wild)
+        for letter in nodes[node]:
+            parts.before[letter][len(prefix)].add(node)
         if len(prefix) == longest:
             return
-        for letter, child in node.items():
+        for letter, child in nodes[node].items():
             count = rack.get(letter)
             if count:
                 rack[letter] = count - 1
@@ -268,7 +274,7 @@ def _left_parts(root: Node, rack: dict[str, int], blanks: int, longest: int) -> 
             elif wild < blanks:
                 spell(child, prefix + letter, wild + 1)
 
-    spell(root, "", 0)
+    spell(0, "", 0)
     return parts
 
 
@@ -292,7 +298,7 @@ def _search(line: _Line, trie: Trie, parts: _Parts, rack: dict[str, int], blanks
     """Every placement along ``line`` whose words are all keys, as :data:`Found`: from each anchor, the left part
     (the board's tiles before it, or a spelled one that can precede what the anchor takes), then the extension
     through the trie. ``rack`` counts the non-blank letters in hand."""
-    letters, crosses, ends = line.letters, line.crosses, trie.ends
+    letters, crosses, nodes, ends = line.letters, line.crosses, trie.nodes, trie.ends
     checks = [None if cross is None else cross.allowed for cross in crosses]
     following = [*letters[1:], None]
     found: list[Found] = []
@@ -303,29 +309,30 @@ def _search(line: _Line, trie: Trie, parts: _Parts, rack: dict[str, int], blanks
     anchor = first = 0
     hand = rack
 
-    def extend(node: Node, pos: int, spelled: str, wild: int) -> None:
-        """Extend the word at ``node`` from ``pos``, having laid ``spelled`` (``wild`` of them blanks for
-        letters the rack lacks)."""
+    def extend(at: int, pos: int, spelled: str, wild: int) -> None:
+        """Extend the word at trie node ``at`` from ``pos``, having laid ``spelled`` (``wild`` of them blanks
+        for letters the rack lacks)."""
         while pos < SIZE and letters[pos] is not None:  # the board's tiles are part of the word
-            node = node.get(letters[pos])
-            if node is None:
+            on = nodes[at].get(letters[pos])
+            if on is None:
                 return
-            pos += 1
-        if pos > anchor and id(node) in ends:
+            at, pos = on, pos + 1
+        if pos > anchor and at in ends:
             found.append((pos, first, spelled, wild))
         if pos == SIZE:
             return
+        children = nodes[at]
         allowed = checks[pos]
         if allowed is not None:  # a cross word: only its letters, usually few
-            candidates: Iterable[str] = allowed.intersection(node)
-        elif wild < blanks or len(node) < len(hand):  # a blank may be any child; deep nodes have few children
-            candidates = node
+            candidates: Iterable[str] = allowed.intersection(children)
+        elif wild < blanks or len(children) < len(hand):  # a blank may be any child; deep nodes have few children
+            candidates = children
         else:
             candidates = hand
         then = following[pos]  # a board tile right after: the word must run on into it
         for letter in candidates:
-            child = node.get(letter)
-            if child is None or (then is not None and then not in child):
+            child = children.get(letter)
+            if child is None or (then is not None and then not in nodes[child]):
                 continue
             count = hand.get(letter)
             if count:
@@ -346,17 +353,17 @@ def _search(line: _Line, trie: Trie, parts: _Parts, rack: dict[str, int], blanks
             start = anchor - 1
             while start and letters[start - 1] is not None:
                 start -= 1
-            node: Node | None = trie.root
+            node: int | None = 0
             for letter in letters[start:anchor]:
-                node = node.get(letter) if node is not None else None
+                node = nodes[node].get(letter) if node is not None else None
             if node is not None:
                 first, hand = anchor, rack
                 extend(node, anchor, "", 0)
             continue
         for head in _heads(trie, parts, fits, following[anchor], min(room, in_hand - 1)):
-            node, prefix, hand, spent = parts.spelled[head]
+            prefix, hand, spent = parts.spelled[head]
             first = anchor - len(prefix)
-            extend(node, anchor, prefix, spent)
+            extend(head, anchor, prefix, spent)
     return found
 
 
@@ -536,10 +543,11 @@ def plays_on(board: Mapping[str, BoardTile], rack: Sequence[RackTile], words: Wo
     counts = hand.counts
     lines = {step: _lines(grid, step, words.keys()) for step in (ACROSS, DOWN)}
     longest = max((room for found in lines.values() for line in found for _anchor, room in line.anchors), default=0)
-    parts = _left_parts(trie.root, counts, hand.blanks, min(longest, hand.size - 1))
+    parts = _left_parts(trie.nodes, counts, hand.blanks, min(longest, hand.size - 1))
     # The ways to place the blanks depend only on which laid letters are alike and how many of each the rack
-    # holds (its shape); where the rack lacked no letter, only on how many tiles are laid.
-    choices: dict[int | tuple[tuple[int, int], ...], list[tuple[int, ...]]] = {}
+    # holds (its shape: for each tile, the first of its letter and the rack's count, ``None`` for none); where
+    # the rack lacked no letter, only on how many tiles are laid.
+    choices: dict[int | tuple[tuple[int, ...], tuple[int | None, ...]], list[tuple[int, ...]]] = {}
     plays: list[Play] = []
     for step, found in lines.items():
         for line in found:
@@ -549,8 +557,9 @@ def plays_on(board: Mapping[str, BoardTile], rack: Sequence[RackTile], words: Wo
                 if step == DOWN and len(letters) == 1 and line.crosses[first] is not None:
                     continue
                 if lacked:
-                    shape: int | tuple[tuple[int, int], ...] = tuple(
-                        (letters.index(letter), counts.get(letter, 0)) for letter in letters
+                    shape: int | tuple[tuple[int, ...], tuple[int | None, ...]] = (
+                        tuple(map(letters.index, letters)),
+                        tuple(map(counts.get, letters)),
                     )
                 else:
                     shape = len(letters)

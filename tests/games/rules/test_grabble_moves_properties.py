@@ -3,6 +3,7 @@ accepted by ``Grabble.apply`` with the same words and score; and on a small rack
 that a brute-force search, judged by the rules' own placement and word checks, finds."""
 
 import random
+from collections import Counter
 from itertools import permutations, product
 
 from hypothesis import assume, given, settings
@@ -75,15 +76,20 @@ def test_every_plays_score_is_its_words_scores_and_bonus_whichever_tiles_blanks_
     state, _ = RULES.new_game(2, {"unknown_words": "strict"}, seed)
     state = advance(state, words, rnd, turns)
     seat = state["turn"]
-    bag = tile_bag(state["bag_size"])
-    unseen = [bag[t]["letter"] for t in state["bag"] + [t for rack in state["racks"] for t in rack]]
-    assume("" in unseen)  # a random play may have laid the blanks
-    others = sorted(set(LETTERS) & set(unseen))
-    give(state, seat, [letter for letter in unseen if letter == ""] + rnd.sample(others, min(4, len(others))))
+    left = unseen(state)
+    assume("" in left)  # a random play may have laid the blanks
+    others = sorted(set(LETTERS) & set(left))
+    give(state, seat, [letter for letter in left if letter == ""] + rnd.sample(others, min(4, len(others))))
     plays = plays_for(state, seat, words)
     assert any(t.blank for play in plays for t in play.tiles)
     for play in plays:
         assert play.score == sum(w.score for w in play.words) + play.bonus
+
+
+def unseen(state: dict) -> list[str]:
+    """The letters of the tiles not on the board (``""``: a blank), which a rack can be given."""
+    bag = tile_bag(state["bag_size"])
+    return [bag[t]["letter"] for t in state["bag"] + [t for rack in state["racks"] for t in rack]]
 
 
 def brute_force(state: dict, seat: int, words: WordSet) -> dict[frozenset, int]:
@@ -131,7 +137,9 @@ def test_the_finder_finds_exactly_the_legal_plays_a_brute_force_search_finds(see
     state, _ = RULES.new_game(2, {"unknown_words": "strict"}, seed)
     state = advance(state, words, rnd, turns)
     seat = state["turn"]
-    give(state, seat, ["" if letter == "?" else letter for letter in hand])
+    letters = ["" if letter == "?" else letter for letter in hand]
+    assume(not Counter(letters) - Counter(unseen(state)))  # a random play may have laid the tiles asked for
+    give(state, seat, letters)
     plays = plays_for(state, seat, words)
     found = {frozenset((t.square, t.letter, t.blank) for t in play.tiles): play.score for play in plays}
     assert len(found) == len(plays), "a play was found twice"
