@@ -16,14 +16,20 @@ trie of the word list's keys, built once per key set and cached while the key se
   extended through the trie over board tiles and cross-checked rack tiles, and every node ending a word where
   the next square is free is a play.
 
-Two changes to the paper's search make Python fast enough (``bench/grabble/hint.py`` measures it): the rack's
-left parts are spelled once, not once per anchor, and each anchor picks the few that can precede what it takes
-by set operations; and a blank stands in for a letter the rack lacks while searching, which laid letters the
-blanks stand for being chosen once a placement is found, so the search walks each spelling once.
+What makes Python fast enough (``bench/grabble/hint.py`` measures it; a rack with blanks may have 19,000
+plays, and the cost follows their number):
 
-A placement's plays (one per way the blanks can stand) are scored together, once, from the premium factors
-:func:`games.rules.grabble_board.word_score` applies (see :func:`_plays_of`); a play's words are scored by
-``word_score`` itself when read, and add up to its score, so a hint's score is what the play will score.
+- The rack's left parts are spelled once, not once per anchor, each with what the rack holds after it; an
+  anchor picks the few that fit its room and can precede what it takes by set operations.
+- A blank stands in for a letter the rack lacks while searching, which laid letters the blanks stand for being
+  chosen once a placement is found, so the search walks each spelling once.
+- A placement is its letters (a string) on a span of a line; the scoring of a span (see :class:`_Span`) is
+  worked out once for every play laid on its squares, and each of a placement's plays (one per way the blanks
+  can stand) costs a multiply-add per tile. A play's words are scored by
+  :func:`games.rules.grabble_board.word_score` itself when read, and add up to its score, so a hint's score is
+  what the play will score.
+- The objects made per play are few and the trie's nodes are untracked by the garbage collector, whose passes
+  would otherwise add tens of milliseconds to a large rack.
 """
 
 import threading
@@ -304,6 +310,7 @@ def _search(line: _Line, trie: Trie, parts: _Parts, rack: dict[str, int], blanks
     found: list[Found] = []
     in_hand = sum(rack.values()) + blanks
     held = {letter for letter, count in rack.items() if count}
+    faces = len(rack)  # every hand below counts the same faces, some maybe at 0
     # Set for each left part extended: the anchor, where the placement's first tile goes, and the letters in hand
     # after the left part (``extend`` takes and puts back its tiles there).
     anchor = first = 0
@@ -325,7 +332,7 @@ def _search(line: _Line, trie: Trie, parts: _Parts, rack: dict[str, int], blanks
         allowed = checks[pos]
         if allowed is not None:  # a cross word: only its letters, usually few
             candidates: Iterable[str] = allowed.intersection(children)
-        elif wild < blanks or len(children) < len(hand):  # a blank may be any child; deep nodes have few children
+        elif wild < blanks or len(children) < faces:  # a blank may be any child; deep nodes have few children
             candidates = children
         else:
             candidates = hand
@@ -497,6 +504,7 @@ class Play:
 
 
 def _span(line: _Line, first: int, end: int, rack: _Rack) -> _Span:
+    """The span of a main word laid from ``first`` to ``end`` on ``line``, and its scoring (see :class:`_Span`)."""
     start = _word_start(line, first)
     laid = tuple(pos for pos in range(first, end) if line.letters[pos] is None)
     factor = 1
