@@ -41,12 +41,31 @@ def session_cookie_for(user: User) -> bytes:
     return f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}".encode()
 
 
+_communicators: list[WebsocketCommunicator] = []
+
+
 async def communicator(path: str, user: User | None = None, origin: str = "http://testserver") -> WebsocketCommunicator:
-    """A websocket client for the real ASGI application (origin check and session auth included)."""
+    """A websocket client for the real ASGI application (origin check and session auth included). Tests that use
+    it also use :func:`disconnect_communicators`."""
     headers = [(b"origin", origin.encode()), (b"host", b"testserver")]
     if user is not None:
         headers.append((b"cookie", await database_sync_to_async(session_cookie_for)(user)))
-    return WebsocketCommunicator(application, path, headers=headers)
+    ws = WebsocketCommunicator(application, path, headers=headers)
+    _communicators.append(ws)
+    return ws
+
+
+@pytest.fixture
+async def disconnect_communicators():
+    """After the test, disconnect every websocket it left open (a refused one too: its consumer still waits for the
+    disconnect). Consumers then end as in production, instead of being cancelled with the test's event loop, where
+    a cancelled channels-redis receive once hung the suite's teardown for good."""
+    yield
+    while _communicators:
+        ws = _communicators.pop()
+        started = ws._future  # asgiref starts the application on first use of ``future``: don't start one here
+        if started is not None and not started.done():
+            await ws.disconnect(timeout=5)
 
 
 @pytest.fixture(scope="session")

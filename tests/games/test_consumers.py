@@ -11,7 +11,11 @@ from learning import services as learning_services
 from tests.conftest import communicator
 from tests.games.conftest import seated
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio, pytest.mark.usefixtures("toy_game")]
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.asyncio,
+    pytest.mark.usefixtures("toy_game", "disconnect_communicators"),
+]
 
 db = database_sync_to_async
 

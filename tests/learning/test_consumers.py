@@ -9,7 +9,11 @@ from django.test import override_settings
 from learning import services
 from tests.conftest import communicator
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.asyncio,
+    pytest.mark.usefixtures("disconnect_communicators"),
+]
 
 
 def path_of(classroom) -> str:
