@@ -357,11 +357,8 @@ def _search(line: _Line, trie: Trie, parts: _Parts, rack: dict[str, int], blanks
         if not fits:
             continue
         if room < 0:
-            start = anchor - 1
-            while start and letters[start - 1] is not None:
-                start -= 1
             node: int | None = 0
-            for letter in letters[start:anchor]:
+            for letter in letters[_word_start(line, anchor) : anchor]:
                 node = nodes[node].get(letter) if node is not None else None
             if node is not None:
                 first, hand = anchor, rack
