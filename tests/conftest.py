@@ -59,7 +59,9 @@ async def communicator(path: str, user: User | None = None, origin: str = "http:
 async def disconnect_communicators():
     """After the test, disconnect every websocket it left open (a refused one too: its consumer still waits for the
     disconnect). Consumers then end as in production, instead of being cancelled with the test's event loop, where
-    a cancelled channels-redis receive once hung the suite's teardown for good."""
+    a cancelled channels-redis receive once hung the suite's teardown for good. What a test without this fixture
+    left behind belongs to its own, closed event loop: it is forgotten, not touched."""
+    _communicators.clear()
     yield
     while _communicators:
         ws = _communicators.pop()

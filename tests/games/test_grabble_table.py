@@ -172,6 +172,7 @@ def test_the_renderer_offers_every_part_of_speech_and_field_value_the_rules_acce
 
 
 # -- hints -------------------------------------------------------------------------------------------------------
+@pytest.mark.usefixtures("disconnect_communicators")
 @pytest.mark.django_db(transaction=True)
 async def test_a_hint_reaches_the_player_who_asked_only_and_is_logged_as_a_move(teacher, classroom):
     db = database_sync_to_async

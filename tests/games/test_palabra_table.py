@@ -145,6 +145,7 @@ def test_the_impatient_timer_runs_on_the_servers_clock(teacher, english, monkeyp
 
 
 # -- hidden hands ------------------------------------------------------------------------------------------------
+@pytest.mark.usefixtures("disconnect_communicators")
 @pytest.mark.django_db(transaction=True)
 async def test_over_the_websocket_each_student_sees_only_their_own_hand(teacher, english):
     table = await database_sync_to_async(palabra_table)(teacher, english)

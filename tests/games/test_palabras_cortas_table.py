@@ -67,6 +67,7 @@ def test_a_bad_card_is_refused_with_the_rules_message(pc_table):
     assert (caught.value.code, caught.value.message) == ("not_held", "You do not hold that card.")
 
 
+@pytest.mark.usefixtures("disconnect_communicators")
 @pytest.mark.django_db(transaction=True)
 async def test_over_the_websocket_each_student_sees_only_their_own_cards(pc_table, teacher):
     users = await database_sync_to_async(seated)(pc_table)
