@@ -11,7 +11,7 @@ import json
 import logging
 import time
 from collections import deque
-from typing import Any
+from typing import Any, ClassVar
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -26,7 +26,7 @@ Schema = dict[str, tuple[type | tuple[type, ...], bool]]  # field -> (types, req
 
 
 class JsonConsumer(AsyncWebsocketConsumer):
-    schemas: dict[str, Schema] = {}
+    schemas: ClassVar[dict[str, Schema]] = {}
 
     async def connect(self) -> None:
         self._sent_at: deque[float] = deque()

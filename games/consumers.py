@@ -7,10 +7,11 @@ database thread does not wait on Redis); every refusal is answered to the sender
 """
 
 import logging
+from typing import ClassVar
 
 from channels.db import database_sync_to_async
 
-from config.websocket import CLOSE_FORBIDDEN, JsonConsumer
+from config.websocket import CLOSE_FORBIDDEN, JsonConsumer, Schema
 
 from . import selectors, services
 from .models import Table
@@ -24,7 +25,7 @@ CLIENT_ID_MAX = 64
 class TableConsumer(JsonConsumer):
     """``ws/tables/<id>/``: the table's seated students (each in their own seat) and the class's teacher."""
 
-    schemas = {
+    schemas: ClassVar[dict[str, Schema]] = {
         "action": {"action": (dict, True), "client_id": (str, False)},
         "hello": {"last_seq": (int, False)},
     }
@@ -106,7 +107,7 @@ class TableConsumer(JsonConsumer):
 class LessonConsumer(JsonConsumer):
     """``ws/lessons/<id>/``: the teacher's dashboard, one row per table, pushed whenever a table changes."""
 
-    schemas = {"hello": {}}
+    schemas: ClassVar[dict[str, Schema]] = {"hello": {}}
 
     async def admit(self, user) -> list[str] | None:
         self.lesson_id = int(self.scope["url_route"]["kwargs"]["lesson_id"])

@@ -495,5 +495,5 @@ def _group_send(group: str, message: dict) -> None:
         return
     try:
         async_to_sync(get_channel_layer().group_send)(group, message)
-    except Exception:  # noqa: BLE001 - any channel-layer failure is logged and swallowed by design
+    except Exception:
         logger.exception("could not broadcast to %s", group)

@@ -1,8 +1,10 @@
 """The class page's live roster."""
 
+from typing import ClassVar
+
 from channels.db import database_sync_to_async
 
-from config.websocket import CLOSE_FORBIDDEN, JsonConsumer
+from config.websocket import CLOSE_FORBIDDEN, JsonConsumer, Schema
 
 from . import selectors
 from .models import Classroom
@@ -13,7 +15,7 @@ class ClassroomConsumer(JsonConsumer):
     """Open on a class page; pushes the roster whenever it changes. Only the class's teacher and its
     active students may connect."""
 
-    schemas = {"hello": {}}
+    schemas: ClassVar[dict[str, Schema]] = {"hello": {}}
 
     async def admit(self, user) -> list[str] | None:
         self.classroom_id = int(self.scope["url_route"]["kwargs"]["classroom_id"])

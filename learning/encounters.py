@@ -100,10 +100,7 @@ def record_encounters(
     Returns the number of encounters stored; 0 when ``move_id`` was recorded already. Encounters of seats with no
     student are logged and left out (a game must not report seats it does not have)."""
     encounters = list(encounters)
-    if lexicon is not None:
-        language = lexicon.language
-    else:
-        language = next((s.classroom.language for s in students.values()), "")
+    language = lexicon.language if lexicon is not None else next((s.classroom.language for s in students.values()), "")
     entries = _entries(lexicon, {e.key for e in encounters})
     rows = []
     for enc in encounters:

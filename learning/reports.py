@@ -86,7 +86,7 @@ def _value_label(field: str, value: str) -> str:
 class _Word:
     """One word of one student: counts per kind, marked answers and the lessons that count towards learning it."""
 
-    __slots__ = ("key", "form", "lemma", "pos", "gloss", "rare_played", "kinds", "right", "wrong", "lessons", "last")
+    __slots__ = ("form", "gloss", "key", "kinds", "last", "lemma", "lessons", "pos", "rare_played", "right", "wrong")
 
     def __init__(self, key: str, form: str, lemma: str, pos: str, gloss: str) -> None:
         self.key, self.form, self.lemma, self.pos, self.gloss = key, form, lemma, pos, gloss
@@ -173,10 +173,7 @@ class StudentTally:
         elif kind == Encounter.Kind.PARSED:
             self.parse[0] += correct
             self.parse[1] += 1
-        if correct:
-            wrong_fields = ()
-        else:
-            wrong_fields = json.loads(wrong_fields)
+        wrong_fields = () if correct else json.loads(wrong_fields)
         if self.greek and pos:
             self._add_parse(pos, correct, json.loads(expected), given, wrong_fields)
 

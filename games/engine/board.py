@@ -40,7 +40,7 @@ def _run(board: Mapping[str, Any], new: Mapping[str, Any], start: tuple[int, int
     """The squares of the unbroken run of tiles through ``start`` along ``step``, in reading order."""
     dr, dc = step
     row, col = start
-    while 0 <= row - dr and 0 <= col - dc and square(row - dr, col - dc) in board.keys() | new.keys():
+    while row - dr >= 0 and col - dc >= 0 and square(row - dr, col - dc) in board.keys() | new.keys():
         row, col = row - dr, col - dc
     run = []
     while row < size and col < size and (name := square(row, col)) in board.keys() | new.keys():
@@ -65,10 +65,7 @@ def words_formed(board: Mapping[str, Any], new: Mapping[str, Any], size: int) ->
     cols = {c for _, c in spots}
     if len(rows) > 1 and len(cols) > 1:
         raise RuleError(BAD_PLACEMENT, "All tiles of a move go in one line, across or down.")
-    if len(spots) == 1:
-        directions = [ACROSS, DOWN]
-    else:
-        directions = [ACROSS] if len(rows) == 1 else [DOWN]
+    directions = [ACROSS, DOWN] if len(spots) == 1 else [ACROSS] if len(rows) == 1 else [DOWN]
     main = directions[0]
     first, last = spots[0], spots[-1]
     dr, dc = main

@@ -430,8 +430,8 @@ class Grabble(Game):
         events = [event("play_ended", reason=why)]
         if not state["plays"]:
             state["phase"] = "review"
-            return events + [event("review")]
-        return events + [event("quiz_turn", play=0)]
+            return [*events, event("review")]
+        return [*events, event("quiz_turn", play=0)]
 
     def _answer(self, state: State, seat: int, action: Action, ctx: Context) -> list[Event]:
         play = state["plays"][state["quiz"]["play"]]
@@ -475,9 +475,9 @@ class Grabble(Game):
         quiz["play"] += 1
         quiz["answers"], quiz["credits"] = {}, {}
         if quiz["play"] < len(state["plays"]):
-            return events + [event("quiz_turn", play=quiz["play"])]
+            return [*events, event("quiz_turn", play=quiz["play"])]
         state["phase"] = "review"
-        return events + [event("review")]
+        return [*events, event("review")]
 
     def _credit(self, state: State, seat: None, action: Action, ctx: Context) -> list[Event]:
         _need(state["phase"] in ("quiz", "review"), "Credit is given in the quiz.", WRONG_PHASE)
@@ -516,7 +516,7 @@ class Grabble(Game):
             events.append(event("returned", seat=seat, count=len(rack)))
         if not active_seats(state):
             state["phase"] = "over"
-            return events + [event("game_over", scores=self.scores(state))]
+            return [*events, event("game_over", scores=self.scores(state))]
         if state["phase"] == "approval" and state["pending"]["seat"] == seat:
             state["phase"], state["pending"] = "play", None
         if state["phase"] == "play" and state["turn"] == seat:

@@ -434,7 +434,7 @@ class PalabrasCortas(Game):
     def _advance(self, state: State) -> list[Event]:
         if state["phase"] != "review":
             raise RuleError(WRONG_PHASE, "There is no challenge review to end.")
-        return [event("advanced")] + self._score_hand(state)
+        return [event("advanced"), *self._score_hand(state)]
 
     # -- scoring ------------------------------------------------------------------------------------------------
     def _score_hand(self, state: State) -> list[Event]:

@@ -160,7 +160,7 @@ def test_three_players_shave_joker_and_vote_with_the_teachers_check(live_server_
 
 
 def test_the_impatient_timer_counts_down_and_passes_the_player(live_server_url, new_page):
-    table, (first, second, third), teacher = start_palabra(
+    table, (first, second, third), _teacher = start_palabra(
         live_server_url, new_page, options=("Impatient one-minute timer",)
     )
     arrange_table(table, {0: ["C", "A", "T"], 1: ["D"], 2: ["E"]})

@@ -131,14 +131,17 @@ async def test_no_seat_ever_receives_another_seats_cards(table, teacher):
     for recipient, snap, message in zip([0, 1, 2, None], snaps, events, strict=True):
         assert snap["view"]["seat"] == message["view"]["seat"] == recipient
         if recipient is None:
-            assert "hand" not in snap["view"] and "hand" not in message["view"]
+            assert "hand" not in snap["view"]
+            assert "hand" not in message["view"]
         else:
             assert snap["view"]["hand"] == before["hands"][recipient]
             assert message["view"]["hand"] == after["hands"][recipient]
         (drew,) = message["events"]
-        assert drew["type"] == "drew" and drew["seat"] == 0
+        assert drew["type"] == "drew"
+        assert drew["seat"] == 0
         assert ("card" in drew) == (recipient == 0)
-        assert "_secret" not in drew and "_to" not in drew
+        assert "_secret" not in drew
+        assert "_to" not in drew
     assert events[0]["events"][0]["card"] == after["hands"][0][-1]
     await close_all(sockets)
 
@@ -151,7 +154,8 @@ async def test_out_of_turn_gets_an_error_and_a_fresh_snapshot_and_changes_nothin
     error = await ws.receive_json_from()
     assert error == {"type": "error", "code": "not_your_turn", "message": "It is not your turn.", "client_id": "abc"}
     snapshot = await ws.receive_json_from()
-    assert snapshot["type"] == "state" and snapshot["seq"] == 0
+    assert snapshot["type"] == "state"
+    assert snapshot["seq"] == 0
     assert card in snapshot["view"]["hand"]
     assert (await fresh(table)).version == 0
     await ws.disconnect()
@@ -184,7 +188,9 @@ async def test_malformed_messages_get_a_clear_error_and_change_nothing(table, me
     ws, _ = await join(table, users[0])
     await ws.send_json_to(message)
     error = await ws.receive_json_from()
-    assert error["type"] == "error" and error["code"] == code and error["message"]
+    assert error["type"] == "error"
+    assert error["code"] == code
+    assert error["message"]
     assert (await fresh(table)).version == 0
     await ws.disconnect()
 
@@ -198,7 +204,8 @@ async def test_teacher_only_actions_are_refused_for_students_and_work_for_the_te
     assert (await student_ws.receive_json_from())["type"] == "state"
     await teacher_ws.send_json_to({"type": "action", "action": {"type": "skip"}, "client_id": "t"})
     event = await teacher_ws.receive_json_from(timeout=3)
-    assert event["type"] == "event" and event["events"][0] == {"type": "skipped", "seat": 0}
+    assert event["type"] == "event"
+    assert event["events"][0] == {"type": "skipped", "seat": 0}
     assert (await student_ws.receive_json_from(timeout=3))["view"]["turn"] == 1
     await close_all([student_ws, teacher_ws])
 
@@ -208,7 +215,8 @@ async def test_a_paused_table_refuses_actions_and_every_page_is_told(table, teac
     ws, _ = await join(table, users[0])
     await db(services.pause_table)(teacher, table.id)
     pushed = await ws.receive_json_from(timeout=3)
-    assert pushed["type"] == "state" and pushed["table"]["status"] == "paused"
+    assert pushed["type"] == "state"
+    assert pushed["table"]["status"] == "paused"
     await ws.send_json_to({"type": "action", "action": {"type": "draw"}})
     assert (await ws.receive_json_from())["code"] == "paused"
     await ws.disconnect()
@@ -222,7 +230,8 @@ async def test_reconnecting_after_missed_moves_gets_a_snapshot(table, teacher):
     await db(services.apply_action)(table.id, users[0], {"type": "draw"})
     await db(services.apply_action)(table.id, teacher, {"type": "skip"})
     ws, snap = await join(table, users[2])
-    assert snap["seq"] == 2 and snap["view"]["turn"] == 1
+    assert snap["seq"] == 2
+    assert snap["view"]["turn"] == 1
     await ws.disconnect()
 
 
@@ -248,7 +257,8 @@ async def test_a_removed_player_is_told_and_disconnected_and_others_carry_on(tab
     assert told["type"] == "removed"
     assert (await removed_ws.receive_output(timeout=3))["type"] == "websocket.close"
     event = await other_ws.receive_json_from(timeout=3)
-    assert event["seq"] == 1 and event["view"]["turn"] == 1
+    assert event["seq"] == 1
+    assert event["view"]["turn"] == 1
     assert [p["removed"] for p in event["table"]["players"]] == [True, False, False]
     await other_ws.disconnect()
     again = await communicator(path_of(table), users[0])
@@ -262,7 +272,8 @@ async def test_the_dashboard_lists_tables_and_follows_moves(lesson, table, teach
     first = await ws.receive_json_from()
     assert first["type"] == "dashboard"
     (row,) = first["rows"]
-    assert row["to_act"] == ["Ana"] and [p["score"] for p in row["players"]] == [0, 0, 0]
+    assert row["to_act"] == ["Ana"]
+    assert [p["score"] for p in row["players"]] == [0, 0, 0]
     users = await users_of(table)
     card = (await fresh(table)).state["hands"][0][0]
     await db(services.apply_action)(table.id, users[0], {"type": "play", "card": card})

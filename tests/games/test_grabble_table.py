@@ -187,9 +187,11 @@ async def test_a_hint_reaches_the_player_who_asked_only_and_is_logged_as_a_move(
     assert hint["words"] == [{"word": "ΛΟΓΟΣ", "squares": ["D8", "E8", "F8", "G8", "H8"], "score": 26}]
     for message in (other, spectator):
         assert message["events"] == [{"type": "hinted", "seat": 0, "left": 2}]
-        assert message["view"]["hint"] is None and "ΛΟΓΟΣ" not in str(message)
+        assert message["view"]["hint"] is None
+        assert "ΛΟΓΟΣ" not in str(message)
     move = await db(Move.objects.get)(table=table, seq=asker["seq"])
-    assert move.action == {"type": "hint"} and move.seat == 0
+    assert move.action == {"type": "hint"}
+    assert move.seat == 0
     for ws in sockets:
         await ws.disconnect()
 
@@ -216,10 +218,13 @@ def test_score_sheet_lists_each_turns_words_with_their_analysis_and_gloss_once_q
     table = quiz_both_turns(play_two_turns(table), teacher)
     html = sheet_page(teacher, table).content.decode()
     assert html.count('data-testid="sheet-turn"') == 2
-    assert "ΛΟΓΟΣ" in html and "ΟΣ" in html
+    assert "ΛΟΓΟΣ" in html
+    assert "ΟΣ" in html
     assert "noun, nominative singular masculine" in html
-    assert "“word”" in html and "“who, which”" in html
-    assert "Ἀλέξανδρος" in html and "Βίκη" in html
+    assert "“word”" in html
+    assert "“who, which”" in html
+    assert "Ἀλέξανδρος" in html
+    assert "Βίκη" in html
 
 
 @pytest.mark.django_db
@@ -272,7 +277,8 @@ def test_score_sheet_is_for_the_tables_players_and_the_class_teacher_only(table,
     assert sheet_page(stranger, table).status_code == 403
     assert sheet_page(other_teacher, table).status_code == 403
     anonymous = Client().get(reverse("games:grabble_sheet", args=[table.id]))
-    assert anonymous.status_code == 302 and "login" in anonymous["Location"]
+    assert anonymous.status_code == 302
+    assert "login" in anonymous["Location"]
 
 
 @pytest.mark.django_db

@@ -38,7 +38,7 @@ def test_broadcasting_a_move_reads_nothing_more(table, django_capture_on_commit_
     users = seated(table)
     with django_capture_on_commit_callbacks() as callbacks:
         services.apply_action(table.id, users[0], {"type": "draw"})
-    broadcast, recording = callbacks  # the recording job is published after the broadcasts
+    broadcast, _recording = callbacks  # the recording job is published after the broadcasts
     with django_assert_num_queries(0):
         broadcast()
 
@@ -124,7 +124,8 @@ async def test_inside_a_callers_transaction_nothing_is_deferred_or_sent_before_i
     def move_then_fail() -> None:
         with transaction.atomic():
             _, deferred = services.apply_action_deferred(table.id, users[0], {"type": "draw"})
-            assert deferred.messages == [] and deferred.later == []
+            assert deferred.messages == []
+            assert deferred.later == []
             raise RuntimeError("the caller's transaction fails after the move")
 
     with pytest.raises(RuntimeError):

@@ -104,7 +104,9 @@ def test_a_word_not_in_the_lexicon_is_withdrawn_by_the_teachers_check(table, tea
     ids = arrange_table(table, {0: ["D", "O", "T"], 1: [], 2: []})
     act(table, users[0], {"type": "word", "cards": ids[0]})
     act(table, teacher, {"type": "check"})
-    assert table.state["pending"] is None and table.state["phase"] == "play" and table.state["turn"] == 0
+    assert table.state["pending"] is None
+    assert table.state["phase"] == "play"
+    assert table.state["turn"] == 0
     assert sorted(table.state["hands"][0]) == sorted(ids[0])
 
 
@@ -115,7 +117,8 @@ def test_without_a_lexicon_the_teachers_check_says_why(teacher, english):
     ids = arrange_table(table, {0: ["C", "A", "T"], 1: [], 2: []})
     act(table, users[0], {"type": "word", "cards": ids[0]})
     error = refused(table, teacher, {"type": "check"})
-    assert error.code == "no_lexicon" and "no word list" in error.message
+    assert error.code == "no_lexicon"
+    assert "no word list" in error.message
 
 
 @pytest.mark.django_db
@@ -136,11 +139,13 @@ def test_the_impatient_timer_runs_on_the_servers_clock(teacher, english, monkeyp
     act(table, users[2], {"type": "start_timer"})
     assert table.state["turn"] == 0
     early = refused(table, users[1], {"type": "timer_expired"})
-    assert early.code == "not_allowed" and "runs until" in early.message
+    assert early.code == "not_allowed"
+    assert "runs until" in early.message
     later = timezone.now() + timedelta(seconds=TIMER_SECONDS + 1)
     monkeypatch.setattr(services.timezone, "now", lambda: later)
     act(table, users[1], {"type": "timer_expired"})
-    assert table.state["turn"] == 1 and table.state["timer"] is None
+    assert table.state["turn"] == 1
+    assert table.state["timer"] is None
     assert refused(table, users[2], {"type": "timer_expired"}).message == "No timer is running."
 
 
@@ -196,4 +201,5 @@ def test_any_action_from_a_page_is_applied_or_refused_with_a_message(table, teac
     try:
         services.apply_action(table.id, user, action)
     except services.TableError as error:
-        assert error.code and error.message
+        assert error.code
+        assert error.message

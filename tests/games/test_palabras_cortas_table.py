@@ -84,7 +84,7 @@ async def test_over_the_websocket_each_student_sees_only_their_own_cards(pc_tabl
     first = state["turn"]
     await sockets[first].send_json_to({"type": "action", "action": {"type": "draw_stock"}, "client_id": "d"})
     received = [await ws.receive_json_from(timeout=3) for ws in sockets]
-    drawn = [ev for ev in received[first]["events"] if ev["type"] == "draw"][0]
+    drawn = next(ev for ev in received[first]["events"] if ev["type"] == "draw")
     assert "card" in drawn
     for other in {0, 1, 2} - {first}:
         (seen,) = [ev for ev in received[other]["events"] if ev["type"] == "draw"]

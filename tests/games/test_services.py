@@ -104,7 +104,7 @@ def test_unknown_game_is_refused(teacher, classroom, students):
     [
         (lambda ids, outsider: [[ids[0], ids[0]]], "bad_seating"),
         (lambda ids, outsider: [[ids[0], outsider]], "bad_seating"),
-        (lambda ids, outsider: [ids + [outsider]], "bad_seating"),
+        (lambda ids, outsider: [[*ids, outsider]], "bad_seating"),
         (lambda ids, outsider: [[]], "no_tables"),
     ],
 )
@@ -170,7 +170,8 @@ def test_an_action_appends_a_move_and_saves_the_state(table):
     move = play_first_card(table)
     table.refresh_from_db()
     assert (move.seq, table.version) == (1, 1)
-    assert move.seat == 0 and move.kind == Move.Kind.ACTION
+    assert move.seat == 0
+    assert move.kind == Move.Kind.ACTION
     assert move.events[0] == {"type": "played", "seat": 0, "card": before["hands"][0][0]}
     assert table.state["turn"] == 1
     assert table.state != before
@@ -227,7 +228,8 @@ def test_another_teacher_cannot_act(table, other_teacher):
 
 def test_the_teacher_acts_as_moderator(table, teacher):
     move = services.apply_action(table.id, teacher, {"type": "skip"})
-    assert move.seat is None and move.actor == teacher
+    assert move.seat is None
+    assert move.actor == teacher
     assert Table.objects.get(pk=table.pk).state["turn"] == 1
 
 
@@ -311,8 +313,10 @@ def test_removing_a_player_goes_through_the_rules_and_the_log(table, teacher):
     users = seated(table)
     move = services.remove_player(teacher, table.id, 0)
     table.refresh_from_db()
-    assert move.kind == Move.Kind.REMOVAL and move.action == {"type": "remove_player", "seat": 0}
-    assert table.state["removed"] == [0] and table.state["turn"] == 1
+    assert move.kind == Move.Kind.REMOVAL
+    assert move.action == {"type": "remove_player", "seat": 0}
+    assert table.state["removed"] == [0]
+    assert table.state["turn"] == 1
     assert table.seats.get(number=0).removed
     with pytest.raises(TableError) as caught:
         services.apply_action(table.id, users[0], {"type": "draw"})
@@ -386,4 +390,5 @@ def test_two_racing_actions_exactly_one_applies(toy_game, teacher, classroom, st
         thread.join()
     assert sorted(results, key=str) == sorted([1, "not_your_turn"], key=str)
     table.refresh_from_db()
-    assert table.version == 1 and table.moves.count() == 2
+    assert table.version == 1
+    assert table.moves.count() == 2

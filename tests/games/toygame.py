@@ -67,12 +67,12 @@ class Toy(Game):
         events = [event("played", seat=seat, card=card), score(seat, card % 10, "card")]
         if not state["hands"][seat]:
             state["finished"] = True
-            return events + [event("game_over")]
+            return [*events, event("game_over")]
         return self._pass_turn(state, events)
 
     def _pass_turn(self, state: State, events: list[Event]) -> list[Event]:
         state["turn"] = next_seat(state, state["turn"])
-        return events + [event("turn", seat=state["turn"])]
+        return [*events, event("turn", seat=state["turn"])]
 
     def _after_removal(self, state: State, seat: int, ctx: Context) -> list[Event]:
         state["stock"].extend(state["hands"][seat])

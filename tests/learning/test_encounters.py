@@ -45,7 +45,7 @@ def test_games_report_no_encounters_unless_they_override_it():
 )
 def test_a_malformed_encounter_is_refused(fields):
     base = {"seat": 0, "kind": "played", "key": "ΛΟΓΟΣ", "form": "λόγος"}
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"\w"):  # each malformed field has its own message
         WordEncounter(**(base | fields))
 
 
@@ -130,7 +130,8 @@ def test_greek_text_is_stored_composed(table):
     decomposed = unicodedata.normalize("NFD", "λόγον")
     f.record(table, [f.played(0, decomposed, "ΛΟΓΟΝ", unicodedata.normalize("NFD", "λόγος"))])
     row = Encounter.objects.get()
-    assert row.form == "λόγον" and unicodedata.is_normalized("NFC", row.lemma)
+    assert row.form == "λόγον"
+    assert unicodedata.is_normalized("NFC", row.lemma)
 
 
 def test_a_seat_without_a_student_is_left_out(table):
@@ -154,11 +155,10 @@ def test_the_lesson_catch_up_records_only_moves_not_yet_recorded(table):
 
 
 def test_recording_is_enqueued_and_runs_after_the_move_commits(table, django_capture_on_commit_callbacks):
-    with django_capture_on_commit_callbacks(execute=True) as callbacks:
-        with transaction.atomic():
-            move = f.move(table, [f.played(0, "λόγος", "ΛΟΓΟΣ")])
-            services.enqueue_recording(move)
-            assert not Encounter.objects.exists()
+    with django_capture_on_commit_callbacks(execute=True) as callbacks, transaction.atomic():
+        move = f.move(table, [f.played(0, "λόγος", "ΛΟΓΟΣ")])
+        services.enqueue_recording(move)
+        assert not Encounter.objects.exists()
     assert len(callbacks) == 1
     assert Encounter.objects.get().move_id == move.pk
 
@@ -175,9 +175,12 @@ def test_a_broker_that_is_down_is_logged_and_the_move_stands(table, monkeypatch,
 
 
 def test_a_move_rolled_back_is_never_recorded(table, django_capture_on_commit_callbacks):
-    with django_capture_on_commit_callbacks(execute=True) as callbacks:
-        with pytest.raises(RuntimeError), transaction.atomic():
+    def fail_after_recording() -> None:
+        with transaction.atomic():
             services.enqueue_recording(f.move(table, [f.played(0, "λόγος", "ΛΟΓΟΣ")]))
             raise RuntimeError("the move failed")
+
+    with django_capture_on_commit_callbacks(execute=True) as callbacks, pytest.raises(RuntimeError):
+        fail_after_recording()
     assert callbacks == []
     assert not Encounter.objects.exists()

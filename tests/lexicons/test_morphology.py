@@ -18,7 +18,7 @@ def test_pos_codes_accept_morphgnt_dash():
 
 
 def test_unknown_pos_is_an_error():
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="unknown part of speech"):
         pos_code("Q-")
 
 
@@ -36,7 +36,7 @@ def test_indeclinable_code_is_empty():
 
 @pytest.mark.parametrize("code", ["3IAI-S-", "3IAI-S---", "3QAI-S--", "----NSMZ", "--EI----"])
 def test_malformed_codes_are_refused(code):
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"parse code|is not a"):
         parse_from_code("V-", code)
 
 

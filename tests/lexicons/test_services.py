@@ -107,7 +107,8 @@ def test_word_list_implements_the_games_protocol(lexicon, tmp_path):
         {"form": "año", "lemma": "año", "pos": "noun", "parse": {}, "gloss": "year", "frequency": 5.9}
     ]
     assert words.analyses("ANO") == []
-    assert words.keys() == {"AÑO"} and words.keys() is words.keys()
+    assert words.keys() == {"AÑO"}
+    assert words.keys() is words.keys()
 
 
 def test_word_list_keys_are_cached_until_the_version_changes(lexicon, tmp_path, django_assert_num_queries):
@@ -120,7 +121,8 @@ def test_word_list_keys_are_cached_until_the_version_changes(lexicon, tmp_path, 
     lexicon.refresh_from_db()
     second = services.word_list(lexicon)
     assert second is not first
-    assert second.is_word("PERRO") and not second.is_word("GATO")
+    assert second.is_word("PERRO")
+    assert not second.is_word("GATO")
 
 
 def test_word_list_cache_is_not_fooled_by_a_reused_id(tmp_path):
@@ -204,7 +206,8 @@ def test_load_lexicon_command_reports_bad_input(tmp_path):
 def test_bundled_greek_answers_logos(bundled_lexicons):
     greek = services.word_list(bundled_lexicons["koine-greek"])
     key = greek.normalise("λόγος")
-    assert key == "ΛΟΓΟΣ" and greek.is_word(key)
+    assert key == "ΛΟΓΟΣ"
+    assert greek.is_word(key)
     (logos,) = [a for a in greek.analyses(key) if a["form"] == "λόγος"]
     assert logos["lemma"] == "λόγος"
     assert morphology.describe(logos["pos"], logos["parse"]) == "noun, nominative singular masculine"
@@ -221,10 +224,12 @@ def test_bundled_greek_elision_and_shared_keys(bundled_lexicons):
 
 def test_bundled_spanish_and_english(bundled_lexicons):
     spanish = services.word_list(bundled_lexicons["spanish"])
-    assert spanish.is_word(spanish.normalise("canción")) and spanish.is_word("AÑO")
+    assert spanish.is_word(spanish.normalise("canción"))
+    assert spanish.is_word("AÑO")
     assert spanish.size > 500_000
     english = services.word_list(bundled_lexicons["english"])
-    assert english.is_word("QUIXOTIC") and not english.is_word("QWXZ")
+    assert english.is_word("QUIXOTIC")
+    assert not english.is_word("QWXZ")
 
 
 def test_loading_bundled_lexicons_again_changes_nothing(bundled_lexicons):

@@ -85,7 +85,8 @@ def test_failed_upload_shows_the_line_numbered_error(teacher_client, django_capt
     job = ImportJob.objects.get()
     status = teacher_client.get(reverse("lexicons:progress-status", args=[job.pk])).json()
     assert status["status"] == "failed"
-    assert "line 2" in status["error"] and "Latin-1" in status["error"]
+    assert "line 2" in status["error"]
+    assert "Latin-1" in status["error"]
     page = teacher_client.get(reverse("lexicons:progress", args=[job.pk])).content.decode()
     assert "line 2" in page
 

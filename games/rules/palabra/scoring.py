@@ -6,6 +6,7 @@ P★3 A L A B★3 R A is 12 × 3 × 3 = 108, + 70 = 178; shaving P and R moves 2
 the remaining 151.
 """
 
+import itertools
 from math import prod
 
 from games.engine.cards import Card
@@ -65,7 +66,7 @@ def is_straight(letters: list[str]) -> bool:
     """Three or more letters in alphabetical sequence, A following Z."""
     if len(letters) < 3:
         return False
-    return all((ord(b) - ord(a)) % 26 == 1 for a, b in zip(letters, letters[1:], strict=False))
+    return all((ord(b) - ord(a)) % 26 == 1 for a, b in itertools.pairwise(letters))
 
 
 def is_vowel_card(card: Card) -> bool:

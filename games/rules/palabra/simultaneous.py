@@ -175,9 +175,9 @@ class SimultaneousRounds:
             for owner in range(players):
                 builder = (owner + offset) % players
                 play = plays[builder]
-                if owner not in winners and play and play["type"] == "build":
-                    if play["word"]["built_on"]["seat"] == owner:
-                        winners[owner] = builder
+                building = play and play["type"] == "build" and play["word"]["built_on"]["seat"] == owner
+                if owner not in winners and building:
+                    winners[owner] = builder
         return winners
 
     def _end_round(

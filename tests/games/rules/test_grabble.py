@@ -193,7 +193,7 @@ def test_gap_in_the_word_refused():
 
 
 def test_later_word_must_touch_the_board():
-    state, first = with_logos()
+    state, _first = with_logos()
     seat = state["turn"]
     tiles = tiles_at(state, seat, "ΑΡΧΗ", across("A1", 4))
     action = {"type": "play", "tiles": tiles, "parses": [parse("ΑΡΧΗ", "ἀρχή", "N", NOUN_NSF)]}
@@ -259,7 +259,7 @@ def test_refused_action_leaves_state_unchanged():
 
 def test_first_word_scores_double_with_letter_premium():
     # Λ3 Ο1 Γ4 Ο1 Σ1×2 (L8 double letter) = 11, doubled by the centre: 22.
-    state, seat = with_logos()
+    state, _seat = with_logos()
     assert state["plays"][0]["base"] == 22
     assert state["plays"][0]["words"][0]["word"] == "ΛΟΓΟΣ"
 
@@ -271,7 +271,7 @@ def test_cross_words_score_and_premiums_count_once():
     seat = state["turn"]
     to = parse("ΤΟ", "ὁ", "RA", {"case": "N", "number": "S", "gender": "N"})
     hos = parse("ΟΣ", "ὅς", "RR", NOUN_NSM)
-    state, events = play(state, seat, tiles_at(state, seat, "ΤΟ", ["K7", "L7"]), [to, hos])
+    state, _events = play(state, seat, tiles_at(state, seat, "ΤΟ", ["K7", "L7"]), [to, hos])
     words = state["plays"][1]["words"]
     assert sorted(w["word"] for w in words) == ["ΟΣ", "ΤΟ", "ΤΟ"]
     assert [w["score"] for w in words] == [2, 2, 2]
@@ -285,7 +285,7 @@ def test_hand_computed_ten_tile_play_with_bonus():
     seat = state["turn"]
     tiles = tiles_at(state, seat, "ΑΠΟΚΑΛΥΨΙΣ", across("D8", 10))
     word = parse("ΑΠΟΚΑΛΥΨΙΣ", "ἀποκάλυψις", "N", NOUN_NSF)
-    state, events = play(state, seat, tiles, [word])
+    state, _events = play(state, seat, tiles, [word])
     assert state["plays"][0]["bonus"] == 50
     assert state["plays"][0]["base"] == 102
 
@@ -298,8 +298,10 @@ def test_no_bonus_for_fewer_than_ten_tiles():
 def test_premium_layout_matches_the_spec():
     from games.rules.grabble_board import LETTER_FACTOR, WORD_FACTOR
 
-    assert PREMIUMS["H1"] == "TW" and WORD_FACTOR["TW"] == 3
-    assert PREMIUMS["F2"] == "TL" and LETTER_FACTOR["TL"] == 3
+    assert PREMIUMS["H1"] == "TW"
+    assert WORD_FACTOR["TW"] == 3
+    assert PREMIUMS["F2"] == "TL"
+    assert LETTER_FACTOR["TL"] == 3
     assert PREMIUMS["H8"] == "DW"
     assert len(PREMIUMS) == 8 + 17 + 12 + 24
 
@@ -475,18 +477,23 @@ def test_unknown_word_waits_for_the_teacher():
 
 def test_teacher_approval_places_the_word_with_the_players_parse():
     state, seat, _ = unknown_play()
-    state, events = RULES.apply(state, None, {"type": "approve", "gloss": "words"}, CTX)
+    state, _events = RULES.apply(state, None, {"type": "approve", "gloss": "words"}, CTX)
     analysis = state["plays"][0]["words"][0]["analysis"]
     assert analysis["approved"] is True
-    assert analysis["lemma"] == "λόγος" and analysis["parse"]["number"] == "P" and analysis["gloss"] == "words"
-    assert state["phase"] == "play" and state["turn"] != seat
+    assert analysis["lemma"] == "λόγος"
+    assert analysis["parse"]["number"] == "P"
+    assert analysis["gloss"] == "words"
+    assert state["phase"] == "play"
+    assert state["turn"] != seat
     assert len(state["board"]) == 5
 
 
 def test_teacher_rejection_leaves_the_turn_with_the_player():
     state, seat, _ = unknown_play()
     state, events = RULES.apply(state, None, {"type": "reject", "reason": "not Koine"}, CTX)
-    assert state["phase"] == "play" and state["turn"] == seat and not state["board"]
+    assert state["phase"] == "play"
+    assert state["turn"] == seat
+    assert not state["board"]
     assert events[0]["reason"] == "not Koine"
 
 
@@ -497,7 +504,7 @@ def test_exchange_swaps_tiles_with_the_bag():
     state = new()
     seat = state["turn"]
     out = state["racks"][seat][:3]
-    after, events = RULES.apply(state, seat, {"type": "exchange", "tiles": out}, CTX)
+    after, _events = RULES.apply(state, seat, {"type": "exchange", "tiles": out}, CTX)
     assert len(after["racks"][seat]) == 10
     assert not set(out) & set(after["racks"][seat])
     assert set(out) <= set(after["bag"])
@@ -569,7 +576,7 @@ def test_suggestions_are_shown_until_the_turn_ends():
     state = new()
     helper = 1 - state["turn"]
     action = {"type": "suggest", "text": "λόγος", "square": "H8", "direction": "across"}
-    state, events = RULES.apply(state, helper, action, CTX)
+    state, _events = RULES.apply(state, helper, action, CTX)
     assert RULES.view(state, None)["suggestions"] == [
         {"seat": helper, "text": "λόγος", "square": "H8", "direction": "across"}
     ]
@@ -610,7 +617,8 @@ def test_hidden_rack_draws_are_private():
 
     _state, events = RULES.new_game(2, {"open_racks": False}, 3)
     drew = [e for e in events if e["type"] == "drew"]
-    assert "tiles" in censor(drew[0], 0) and "tiles" not in censor(drew[0], 1)
+    assert "tiles" in censor(drew[0], 0)
+    assert "tiles" not in censor(drew[0], 1)
     assert "tiles" not in censor(drew[0], None)
 
 
@@ -650,13 +658,13 @@ def test_quiz_scores_learning_and_teaching_as_the_rulebook():
 
 
 def test_base_score_is_kept_but_is_not_a_final_point():
-    state, placer = quiz_game()
+    state, _placer = quiz_game()
     assert state["plays"][0]["base"] == 22
     assert RULES.scores(state) == [0, 0, 0]
 
 
 def test_marked_turn_shows_analyses_and_results_to_everyone():
-    state, placer = quiz_game(players=2)
+    state, _placer = quiz_game(players=2)
     assert "analysis" not in RULES.view(state, None)["sheet"][0]["words"][0]
     state, _ = answer(state, 0, logos())
     state, _ = answer(state, 1, parse("ΛΟΓΟΣ", "λόγος", "N", NOUN_NSM | {"gender": "F"}))
@@ -699,7 +707,7 @@ def test_credit_before_marking_overrides_the_result():
 
 @pytest.mark.parametrize("points", [-1, 23, "5", True])
 def test_credit_must_be_between_zero_and_base(points):
-    state, placer = quiz_game(players=2)
+    state, _placer = quiz_game(players=2)
     refused("bad_action", state, None, {"type": "credit", "play": 0, "seat": 0, "points": points})
 
 
@@ -734,9 +742,9 @@ def test_quiz_goes_turn_by_turn_and_skips_passes_and_exchanges():
 
 
 def test_finish_ends_the_game():
-    state, placer = quiz_game(players=2)
+    state, _placer = quiz_game(players=2)
     state, _ = RULES.apply(state, None, {"type": "close"}, CTX)
-    state, events = RULES.apply(state, None, {"type": "finish"}, CTX)
+    state, _events = RULES.apply(state, None, {"type": "finish"}, CTX)
     assert RULES.status(state).finished
     refused("game_over", state, None, {"type": "credit", "play": 0, "seat": 0, "points": 1})
 
@@ -749,7 +757,8 @@ def test_removed_player_on_turn_is_skipped_and_tiles_return_to_the_bag():
     seat = state["turn"]
     bag = len(state["bag"])
     state, _ = RULES.remove_player(state, seat, CTX)
-    assert state["turn"] != seat and state["racks"][seat] == []
+    assert state["turn"] != seat
+    assert state["racks"][seat] == []
     assert len(state["bag"]) == bag + 10
     refused("not_allowed", state, seat, {"type": "pass"})
 
@@ -773,9 +782,11 @@ def test_view_has_the_score_sheet_and_board():
     state, placer = with_logos()
     view = RULES.view(state, 0)
     assert view["board"]["H8"] == {"letter": "Λ", "blank": False, "value": 3}
-    assert "H8" not in view["premiums"] and view["premiums"]["A1"] == "TW"
+    assert "H8" not in view["premiums"]
+    assert view["premiums"]["A1"] == "TW"
     assert view["bag"] == len(state["bag"])
-    assert view["sheet"][0]["base"] == 22 and view["sheet"][0]["seat"] == placer
+    assert view["sheet"][0]["base"] == 22
+    assert view["sheet"][0]["seat"] == placer
     assert view["totals"] == {"learning": [0, 0], "teaching": [0, 0], "final": [0, 0]}
     assert view["actions"] == (["play", "exchange", "pass", "hint"] if state["turn"] == 0 else ["suggest"])
     assert json.loads(json.dumps(view)) == view

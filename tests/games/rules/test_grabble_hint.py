@@ -54,7 +54,8 @@ def test_the_asker_sees_the_hint_in_their_view_until_the_turn_ends():
     state, hinted = ask(state)
     assert RULES.view(state, seat)["hint"] == censor(hinted, seat)["hint"]
     state, _ = RULES.apply(state, seat, {"type": "pass"}, CTX)
-    assert state["hint"] is None and RULES.view(state, seat)["hint"] is None
+    assert state["hint"] is None
+    assert RULES.view(state, seat)["hint"] is None
 
 
 def test_the_hint_gives_the_words_but_never_a_parse():
@@ -111,7 +112,8 @@ def test_a_hint_is_not_a_turn_and_scores_nothing():
     state, seat = with_rack("ΛΟΓΟΣ")
     after, _ = ask(state)
     assert (after["turn"], after["turn_number"], after["passes"]) == (seat, state["turn_number"], state["passes"])
-    assert after["board"] == {} and RULES.scores(after) == [0, 0]
+    assert after["board"] == {}
+    assert RULES.scores(after) == [0, 0]
     assert sorted(after["racks"][seat]) == sorted(state["racks"][seat])
 
 
@@ -127,7 +129,8 @@ def test_when_the_hints_are_used_up_the_player_is_told():
     state, _ = ask(state)
     for mover in (seat, other(seat)):  # exchanges move the turn on without ending the play, as passes would
         state, _ = RULES.apply(state, mover, {"type": "exchange", "tiles": state["racks"][mover][:1]}, CTX)
-    assert state["turn"] == seat and "hint" not in RULES.actions(state, seat)
+    assert state["turn"] == seat
+    assert "hint" not in RULES.actions(state, seat)
     assert "used all 1" in refused("not_allowed", state, seat, HINT)
 
 
@@ -177,7 +180,7 @@ def test_a_table_without_a_lexicon_has_no_hint():
 
 
 def test_the_hint_ends_with_the_play_phase():
-    state, seat = with_rack("ΛΟΓΟΣ")
+    state, _seat = with_rack("ΛΟΓΟΣ")
     state, _ = ask(state)
     state, _ = RULES.apply(state, None, {"type": "end_play"}, CTX)
     assert state["hint"] is None

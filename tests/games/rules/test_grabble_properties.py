@@ -169,7 +169,8 @@ def test_random_games_keep_every_invariant(seed, players, open_racks, unknown):
             try:
                 state, new_events = RULES.apply(state, seat, action, CTX)
             except RuleError as err:
-                assert err.code and err.message
+                assert err.code
+                assert err.message
                 assert json.dumps(state, sort_keys=True) == before
                 continue
         events += new_events

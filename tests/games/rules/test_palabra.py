@@ -1,6 +1,7 @@
 """Palabra rules, worked through the rulebook's cases with arranged hands."""
 
 import csv
+import itertools
 import json
 from collections import Counter
 
@@ -112,7 +113,8 @@ def test_wild_and_vowel_cards_have_all_four_colours_and_jokers_none():
 def test_double_deck_has_244_cards_and_eliminate_high_score_has_no_jokers():
     assert len(deck_for(RULES.clean_options({"double_deck": True}))) == 244
     deck = deck_for(RULES.clean_options({"eliminate_high_score": True}))
-    assert len(deck) == 120 and not any(c["kind"] == "joker" for c in deck)
+    assert len(deck) == 120
+    assert not any(c["kind"] == "joker" for c in deck)
 
 
 def test_registered_in_games():
@@ -145,7 +147,7 @@ def test_the_cut_nearest_z_starts_and_ties_cut_again(seed):
     state, events = RULES.new_game(5, {}, seed=seed)
     deck = deck_for(state["options"])
     cuts = [e for e in events if e["type"] == "cut"]
-    for earlier, later in zip(cuts, cuts[1:], strict=False):
+    for earlier, later in itertools.pairwise(cuts):
         best = max(cut_rank(deck[c["card"]]) for c in earlier["cuts"])
         tied = [c["seat"] for c in earlier["cuts"] if cut_rank(deck[c["card"]]) == best]
         assert sorted(c["seat"] for c in later["cuts"]) == tied
@@ -182,13 +184,15 @@ def test_shaving_palabra_with_p_and_r_moves_27_and_a_joker_removes_the_remaining
     state, _ = act(state, 0, {"type": "word", "cards": ids[0]})
     p, r = ids[1][0], ids[1][1]
     state, events = act(state, 1, {"type": "shave", "seat": 0, "cards": [{"card": p, "at": 0}, {"card": r, "at": 5}]})
-    assert scores_of(events, 0) == -27 and scores_of(events, 1) == 27
+    assert scores_of(events, 0) == -27
+    assert scores_of(events, 1) == 27
     assert state["table"][0]["value"] == 151
     state, _ = act(state, 1, {"type": "pass"})
     state, events = act(state, 2, {"type": "joker", "targets": [{"card": ids[2][0], "seat": 0}]})
     assert scores_of(events, 0) == -151
     assert RULES.scores(state) == [0, 27, 0]
-    assert state["table"][0]["jokered"] and state["table"][0]["value"] == 0
+    assert state["table"][0]["jokered"]
+    assert state["table"][0]["value"] == 0
 
 
 # -- word scoring ------------------------------------------------------------------------------------------------
@@ -232,7 +236,8 @@ def test_vowel_card_can_only_be_a_vowel_and_wild_cards_must_name_a_letter():
     assert error_code(state, 0, {"type": "word", "cards": [c, wild, t]}) == "bad_action"
     assert error_code(state, 0, {"type": "word", "cards": [{"card": c, "letter": "D"}]}) == "bad_action"
     state, events = play_word(state, 0, [c, {"card": vowel, "letter": "a"}, t])
-    assert state["table"][0]["letters"] == ["C", "A", "T"] and scores_of(events, 0) == 4
+    assert state["table"][0]["letters"] == ["C", "A", "T"]
+    assert scores_of(events, 0) == 4
 
 
 def test_only_a_and_o_are_one_letter_words():
@@ -269,7 +274,8 @@ def test_shaving_a_locked_word_in_colour_moves_the_doubled_value():
     ids = arrange(state, {0: ["CG", "AG", "TG"], 1: ["AG", "D"]})
     state, _ = play_word(state, 0, ids[0])
     state, events = act(state, 1, {"type": "shave", "seat": 0, "cards": [{"card": ids[1][0], "at": 1}]})
-    assert scores_of(events, 1) == 2 and scores_of(events, 0) == -2
+    assert scores_of(events, 1) == 2
+    assert scores_of(events, 0) == -2
     assert state["table"][0]["value"] == 8
 
 
@@ -344,7 +350,8 @@ def test_several_jokers_against_several_words():
     state, _ = play_word(state, 1, ids[1])
     targets = [{"card": ids[2][0], "seat": 0}, {"card": ids[2][1], "seat": 1}]
     state, events = act(state, 2, {"type": "joker", "targets": targets})
-    assert scores_of(events, 0) == -5 and scores_of(events, 1) == -18  # OX is locked red
+    assert scores_of(events, 0) == -5
+    assert scores_of(events, 1) == -18
     fresh = new(3)
     ids = arrange(fresh, {0: ["CRB", "AR", "TG"], 1: ["D"], 2: ["joker", "joker"]})
     fresh, _ = play_word(fresh, 0, ids[0])
@@ -362,7 +369,8 @@ def test_build_scores_taken_face_values_plus_new_cards_with_their_stars():
     state, events = act(state, 1, {"type": "build", "seat": 0, "before": [ids[1][0]]})
     assert scores_of(events, 1) == (3 + 1 + 1) + 1 * 2
     assert scores_of(events, 0) == 0  # the owner keeps the points the word scored
-    assert state["table"][0] is None and state["table"][1]["letters"] == list("SCAT")
+    assert state["table"][0] is None
+    assert state["table"][1]["letters"] == list("SCAT")
 
 
 def test_building_star_word_takes_face_values_without_stars():
@@ -448,8 +456,10 @@ def test_vowel_play_scores_and_returns_the_cards_to_the_pile(count, points):
     pile = len(state["pile"])
     state, events = act(state, 0, {"type": "vowels", "cards": ids[0]})
     assert scores_of(events, 0) == points
-    assert len(state["hands"][0]) == 7 and len(state["pile"]) == pile + count - 7
-    assert state["turn"] == 1 and all(t is None for t in state["table"])
+    assert len(state["hands"][0]) == 7
+    assert len(state["pile"]) == pile + count - 7
+    assert state["turn"] == 1
+    assert all(t is None for t in state["table"])
 
 
 def test_vowel_play_needs_six_vowels():
@@ -463,7 +473,8 @@ def test_exchange_draws_new_cards_and_ends_the_turn():
     state = new(3)
     ids = arrange(state, {0: ["AR", "EB", "IG", "OY", "UR", "CRB", "D"]})
     state, events = act(state, 0, {"type": "exchange", "cards": ids[0][:3]})
-    assert len(state["hands"][0]) == 7 and set(ids[0][3:]) <= set(state["hands"][0])
+    assert len(state["hands"][0]) == 7
+    assert set(ids[0][3:]) <= set(state["hands"][0])
     assert state["turn"] == 1
     assert "cards" not in censor(next(e for e in events if e["type"] == "exchanged"), 1)
 
@@ -480,7 +491,8 @@ def test_players_previous_word_is_discarded_at_the_start_of_their_turn():
     ids = arrange(state, {0: ["CRB", "AR", "TG"], 1: ["D"]})
     state, _ = play_word(state, 0, ids[0])
     state, events = act(state, 1, {"type": "pass"})
-    assert state["table"][0] is None and set(ids[0]) <= set(state["discard"])
+    assert state["table"][0] is None
+    assert set(ids[0]) <= set(state["discard"])
     assert any(e["type"] == "word_discarded" and e["seat"] == 0 for e in events)
     assert RULES.scores(state)[0] == 5  # discarding keeps the points
 
@@ -496,7 +508,8 @@ def test_using_all_cards_with_an_empty_pile_ends_the_game_and_doubles_the_final_
     ids = arrange(state, {0: ["CRB", "AR", "TG"], 1: ["QRB", "MR*3"], 2: ["D"]})
     empty_pile(state)
     state, events = play_word(state, 0, ids[0])
-    assert state["finished"] and RULES.status(state).finished
+    assert state["finished"]
+    assert RULES.status(state).finished
     assert scores_of(events, 0, "final_play") == 5
     assert scores_of(events, 1, "penalty") == -(10 + 3) * 3
     assert scores_of(events, 2, "penalty") == -2
@@ -517,7 +530,8 @@ def test_going_out_with_a_vowel_free_pre_play_does_not_double():
     state, _ = play_word(state, 0, ids[0])
     empty_pile(state)
     state, events = act(state, 1, {"type": "shave", "seat": 0, "cards": [{"card": ids[1][0], "at": 0}]})
-    assert state["finished"] and not scores_of(events, 1, "final_play")
+    assert state["finished"]
+    assert not scores_of(events, 1, "final_play")
 
 
 def test_a_round_of_passes_with_an_empty_pile_ends_the_game():
@@ -528,7 +542,8 @@ def test_a_round_of_passes_with_an_empty_pile_ends_the_game():
         state, _ = act(state, seat, {"type": "pass"})
         assert not state["finished"]
     state, events = act(state, 2, {"type": "pass"})
-    assert state["finished"] and state["end_reason"] == "no_plays"
+    assert state["finished"]
+    assert state["end_reason"] == "no_plays"
     assert [scores_of(events, s, "penalty") for s in range(3)] == [-2, -1, -4]
 
 
@@ -566,7 +581,8 @@ def proposed(word_cards=("DG", "OR", "GB"), players=3, **options):
 
 def test_a_word_waits_for_the_other_players_votes():
     state, _, events = proposed()
-    assert state["phase"] == "vote" and RULES.status(state).to_act == (1, 2)
+    assert state["phase"] == "vote"
+    assert RULES.status(state).to_act == (1, 2)
     assert any(e["type"] == "proposed" for e in events)
     assert error_code(state, 0, {"type": "vote", "accept": True}) == "not_allowed"
     assert error_code(state, 0, {"type": "pass"}) == "wrong_phase"
@@ -575,7 +591,8 @@ def test_a_word_waits_for_the_other_players_votes():
 def test_vote_accept_places_and_scores_the_word():
     state, _, _ = proposed()
     state, events = act(state, 1, {"type": "vote", "accept": True})
-    assert state["table"][0]["letters"] == list("DOG") and scores_of(events, 0) == 8
+    assert state["table"][0]["letters"] == list("DOG")
+    assert scores_of(events, 0) == 8
     assert state["turn"] == 1
 
 
@@ -590,9 +607,11 @@ def test_a_tied_vote_lets_the_word_stand():
 def test_vote_reject_then_withdraw_returns_the_cards_and_allows_another_play():
     state, ids, _ = proposed(players=2)
     state, _ = act(state, 1, {"type": "vote", "accept": False})
-    assert state["phase"] == "decide" and state["rejecters"] == [1]
+    assert state["phase"] == "decide"
+    assert state["rejecters"] == [1]
     state, _ = act(state, 0, {"type": "withdraw"})
-    assert state["phase"] == "play" and set(ids[0]) == set(state["hands"][0])
+    assert state["phase"] == "play"
+    assert set(ids[0]) == set(state["hands"][0])
     assert RULES.scores(state) == [0, 0]
     state, _ = act(state, 0, {"type": "word", "cards": ids[0][3:]})
     assert state["phase"] == "vote"
@@ -608,29 +627,34 @@ def reject_and_insist(word_cards):
 
 
 def test_failed_formal_challenge_costs_the_challenger_the_next_turn():
-    state, ids = reject_and_insist(("DG", "OR", "GB"))
+    state, _ids = reject_and_insist(("DG", "OR", "GB"))
     state, events = act(state, 1, {"type": "challenge"})
     challenge = next(e for e in events if e["type"] == "challenge")
-    assert challenge["lookup"]["legal"] and not challenge["upheld"]
-    assert state["table"][0]["letters"] == list("DOG") and RULES.scores(state)[0] == 8
+    assert challenge["lookup"]["legal"]
+    assert not challenge["upheld"]
+    assert state["table"][0]["letters"] == list("DOG")
+    assert RULES.scores(state)[0] == 8
     assert state["turn"] == 2  # seat 1 forfeited
     assert any(e["type"] == "turn_forfeited" and e["seat"] == 1 for e in events)
     state, _ = act(state, 2, {"type": "pass"})
-    assert state["turn"] == 0 and state["forfeits"][1] == 0
+    assert state["turn"] == 0
+    assert state["forfeits"][1] == 0
 
 
 def test_successful_formal_challenge_withdraws_the_word_and_ends_the_turn():
     state, ids = reject_and_insist(("GB", "OR", "DG"))
     state, events = act(state, 2, {"type": "challenge"})
     challenge = next(e for e in events if e["type"] == "challenge")
-    assert challenge["upheld"] and challenge["lookup"] == {
+    assert challenge["upheld"]
+    assert challenge["lookup"] == {
         "word": "GOD",
         "key": "GOD",
         "in_lexicon": False,
         "legal": False,
         "why": "not in the word list",
     }
-    assert state["turn"] == 1 and set(ids[0]) <= set(state["hands"][0])
+    assert state["turn"] == 1
+    assert set(ids[0]) <= set(state["hands"][0])
     assert RULES.scores(state) == [0, 0, 0]
 
 
@@ -639,7 +663,8 @@ def test_only_rejecters_challenge_and_if_all_concede_the_word_stands():
     state, _ = act(state, 1, {"type": "concede"})
     assert state["phase"] == "challenge"
     state, _ = act(state, 2, {"type": "concede"})
-    assert state["table"][0]["letters"] == list("GOD") and state["turn"] == 1
+    assert state["table"][0]["letters"] == list("GOD")
+    assert state["turn"] == 1
 
 
 def test_formal_challenge_without_a_lexicon_is_refused():
@@ -651,14 +676,15 @@ def test_teacher_check_settles_a_vote():
     state, _, _ = proposed(word_cards=("GB", "OR", "DG"))
     assert error_code(state, 1, {"type": "check"}) == "teacher_only"
     state, events = act(state, None, {"type": "check"})
-    assert state["phase"] == "play" and not state["table"][0]
+    assert state["phase"] == "play"
+    assert not state["table"][0]
     assert next(e for e in events if e["type"] == "teacher_check")["lookup"]["legal"] is False
 
 
 def test_palabra_needs_no_vote_even_outside_the_lexicon():
     state = new(3, checking="auto")
     ids = arrange(state, {0: PALABRA})
-    state, events = act(state, 0, {"type": "word", "cards": ids[0]}, Context(WordSet([])))
+    state, _events = act(state, 0, {"type": "word", "cards": ids[0]}, Context(WordSet([])))
     assert state["table"][0]["value"] == 178
 
 
@@ -687,14 +713,16 @@ def test_scrabble_only_short_words_follow_the_table_option(short_words, legal):
 
 
 def test_common_short_words_are_short():
-    assert {len(w) for w in COMMON_SHORT_WORDS} == {2, 3} and "QI" not in COMMON_SHORT_WORDS
+    assert {len(w) for w in COMMON_SHORT_WORDS} == {2, 3}
+    assert "QI" not in COMMON_SHORT_WORDS
 
 
 def test_straights_and_flushes_are_never_voted_on():
     state = new(3)
     ids = arrange(state, {0: ["AR", "BR", "CG"]})
     state, _ = act(state, 0, {"type": "straight", "cards": ids[0]})
-    assert state["phase"] == "preplay" and state["table"][0]
+    assert state["phase"] == "preplay"
+    assert state["table"][0]
 
 
 # -- the impatient timer -------------------------------------------------------------------------------------------
@@ -705,7 +733,8 @@ def test_timer_passes_the_player_on_turn_when_it_runs_out():
     assert state["timer"]["deadline"] == 160.0
     assert error_code(state, 1, {"type": "timer_expired"}, Context(WORDS, now=159.0)) == "not_allowed"
     state, events = act(state, 1, {"type": "timer_expired"}, Context(WORDS, now=160.0))
-    assert state["turn"] != turn and state["timer"] is None
+    assert state["turn"] != turn
+    assert state["timer"] is None
     assert any(e["type"] == "passed" and e["seat"] == turn for e in events)
 
 
@@ -714,7 +743,7 @@ def test_timer_is_off_unless_the_table_chose_it():
 
 
 def test_timer_cannot_run_twice_and_stops_when_the_word_goes_to_the_vote():
-    state, ids, _ = proposed(impatient_timer=True)
+    state, _ids, _ = proposed(impatient_timer=True)
     assert error_code(state, 1, {"type": "start_timer"}) == "wrong_phase"
     state = new(3, impatient_timer=True)
     state, _ = act(state, 1, {"type": "start_timer"})
@@ -726,7 +755,8 @@ def test_timer_in_the_decide_phase_withdraws_the_word():
     state, _ = act(state, 1, {"type": "vote", "accept": False})
     state, _ = act(state, 1, {"type": "start_timer"}, Context(WORDS, now=0))
     state, _ = act(state, 1, {"type": "timer_expired"}, Context(WORDS, now=61))
-    assert state["turn"] == 1 and set(ids[0]) <= set(state["hands"][0])
+    assert state["turn"] == 1
+    assert set(ids[0]) <= set(state["hands"][0])
 
 
 # -- removal ---------------------------------------------------------------------------------------------------------
@@ -736,8 +766,10 @@ def test_removed_player_is_skipped_and_their_hand_and_word_leave_the_table():
     state, _ = play_word(state, 0, ids[0])
     pile = len(state["pile"])
     hand = len(state["hands"][0])
-    state, events = RULES.remove_player(state, 0, CTX)
-    assert state["table"][0] is None and state["hands"][0] == [] and len(state["pile"]) == pile + hand
+    state, _events = RULES.remove_player(state, 0, CTX)
+    assert state["table"][0] is None
+    assert state["hands"][0] == []
+    assert len(state["pile"]) == pile + hand
     assert RULES.scores(state)[0] == 5
     state, _ = act(state, 1, {"type": "pass"})
     state, _ = act(state, 2, {"type": "pass"})
@@ -748,20 +780,23 @@ def test_removing_the_player_on_turn_passes_the_turn():
     state = new(3)
     arrange(state, {0: ["D"], 1: ["E"], 2: ["F"]})
     state, _ = RULES.remove_player(state, 0, CTX)
-    assert state["turn"] == 1 and error_code(state, 0, {"type": "pass"}) == "bad_action"
+    assert state["turn"] == 1
+    assert error_code(state, 0, {"type": "pass"}) == "bad_action"
 
 
 def test_removing_a_voter_can_settle_the_vote():
     state, _, _ = proposed()
     state, _ = act(state, 1, {"type": "vote", "accept": False})
     state, _ = RULES.remove_player(state, 2, CTX)
-    assert state["phase"] == "decide" and state["rejecters"] == [1]
+    assert state["phase"] == "decide"
+    assert state["rejecters"] == [1]
 
 
 def test_last_player_standing_ends_the_game():
     state = new(2)
-    state, events = RULES.remove_player(state, 1, CTX)
-    assert state["finished"] and state["end_reason"] == "players_left"
+    state, _events = RULES.remove_player(state, 1, CTX)
+    assert state["finished"]
+    assert state["end_reason"] == "players_left"
 
 
 # -- views ---------------------------------------------------------------------------------------------------------
@@ -790,10 +825,15 @@ def test_view_marks_shave_and_joker_targets_and_lists_actions():
     state, _ = play_word(state, 0, ids[0])
     view = RULES.view(state, 1)
     word = view["table"][0]
-    assert word["shave_target"] and word["joker_target"] and word["build_target"]
-    assert word["value"] == 5 and word["lock"] == "" and [f["letter"] for f in word["faces"]] == list("CAT")
+    assert word["shave_target"]
+    assert word["joker_target"]
+    assert word["build_target"]
+    assert word["value"] == 5
+    assert word["lock"] == ""
+    assert [f["letter"] for f in word["faces"]] == list("CAT")
     assert {"joker", "shave", "word", "pass"} <= set(view["actions"])
-    assert RULES.view(state, 2)["actions"] == [] and not RULES.view(state, 2)["table"][0]["shave_target"]
+    assert RULES.view(state, 2)["actions"] == []
+    assert not RULES.view(state, 2)["table"][0]["shave_target"]
 
 
 def test_view_of_a_vote_lists_vote_for_voters():

@@ -147,7 +147,7 @@ OPTIONS = st.fixed_dictionaries(
 @settings(max_examples=40, deadline=None)
 @given(players=st.integers(2, 8), options=OPTIONS, seed=st.integers(0, 2**31))
 def test_random_games_keep_every_invariant_and_replay_exactly(players, options, seed):
-    state, events, log = play_random_game(players, options, seed, steps=400)
+    state, _events, log = play_random_game(players, options, seed, steps=400)
     assert replay(players, options, seed, log) == state
 
 
@@ -160,7 +160,7 @@ def test_random_simultaneous_games_keep_every_invariant_and_replay_exactly(playe
         "checking": "auto",
         "double_deck": options["double_deck"] or players > 8,
     }
-    state, events, log = play_random_game(players, options, seed, steps=400, lexicon=EveryWord([]))
+    state, _events, log = play_random_game(players, options, seed, steps=400, lexicon=EveryWord([]))
     assert replay(players, options, seed, log, lexicon=EveryWord([])) == state
 
 

@@ -57,7 +57,8 @@ def with_dog(players=6, **options):
     state, _ = new(players, **options)
     ids = give(state, {0: DOG})
     state, _ = play_round(state, {0: [{"type": "word", "cards": ids[0]}]})
-    assert state["table"][0]["letters"] == list("DOG") and state["table"][0]["value"] == 8
+    assert state["table"][0]["letters"] == list("DOG")
+    assert state["table"][0]["value"] == 8
     assert RULES.scores(state)[0] == 8
     return state
 
@@ -91,7 +92,8 @@ def joker(victim, card):
 def test_simultaneous_play_is_refused_for_fewer_than_six_players():
     with pytest.raises(RuleError) as caught:
         RULES.new_game(5, {"simultaneous": True}, seed=1)
-    assert caught.value.code == "bad_option" and "6 or more" in caught.value.message
+    assert caught.value.code == "bad_option"
+    assert "6 or more" in caught.value.message
 
 
 def test_simultaneous_play_checks_words_automatically_and_refuses_votes():
@@ -104,12 +106,14 @@ def test_simultaneous_play_checks_words_automatically_and_refuses_votes():
 
 def test_turn_based_play_is_still_the_default():
     state, _ = RULES.new_game(6, {}, seed=1)
-    assert state["phase"] == "preplay" and state["round"] is None
+    assert state["phase"] == "preplay"
+    assert state["round"] is None
 
 
 def test_twelve_players_can_play_simultaneously_with_a_double_deck():
     state, _ = new(12, double_deck=True)
-    assert state["phase"] == "round" and RULES.status(state).to_act == tuple(range(12))
+    assert state["phase"] == "round"
+    assert RULES.status(state).to_act == tuple(range(12))
     assert_every_card_in_one_place(state)
 
 
@@ -127,11 +131,13 @@ def test_pre_play_comes_first_and_once_and_draws_replacements_at_once():
     state = with_dog()
     ids = give(state, {1: ["GY", "OB", "joker"]})
     state, events = RULES.apply(state, 1, shave(0, ids[1][0], 2), CTX)
-    assert len(state["hands"][1]) == 7 and any(e["type"] == "drew" and e["seat"] == 1 for e in events)
+    assert len(state["hands"][1]) == 7
+    assert any(e["type"] == "drew" and e["seat"] == 1 for e in events)
     assert state["table"][0]["value"] == 8  # nothing happens before the reveal
     assert RULES.scores(state)[1] == 0
     assert error_code(state, 1, joker(0, ids[1][2])) == "wrong_phase"
-    assert "shave" not in RULES.view(state, 1)["actions"] and "word" in RULES.view(state, 1)["actions"]
+    assert "shave" not in RULES.view(state, 1)["actions"]
+    assert "word" in RULES.view(state, 1)["actions"]
     state, _ = RULES.apply(state, 1, {"type": "pass"}, CTX)
     assert error_code(state, 1, shave(0, ids[1][1], 1)) == "wrong_phase"
 
@@ -150,7 +156,8 @@ def test_there_are_no_votes_or_challenges_in_a_round(kind):
 
 def test_nobody_is_on_turn_in_a_round():
     state, _ = new(6)
-    assert RULES.view(state, 2)["turn"] is None and RULES.status(state).extra["turn"] is None
+    assert RULES.view(state, 2)["turn"] is None
+    assert RULES.status(state).extra["turn"] is None
     assert RULES.status(state).summary == "Round 1: everyone lays a play face down"
 
 
@@ -187,7 +194,8 @@ def test_others_see_who_is_ready_and_how_many_cards_lie_where_but_not_what():
     assert seen["seats"][1] == {"ready": True, "preplay_cards": 1, "preplay_words": [0], "play_cards": 3}
     assert seen["mine"] == {"preplay": None, "play": None}
     mine = RULES.view(laid_cat, 1)["round"]["mine"]
-    assert mine["play"]["letters"] == "CAT" and mine["preplay"][0]["kind"] == "joker"
+    assert mine["play"]["letters"] == "CAT"
+    assert mine["preplay"][0]["kind"] == "joker"
     assert RULES.view(laid_act, 1)["round"]["mine"]["play"]["letters"] == "ACT"
     assert "joker" not in json.dumps(RULES.view(laid_cat, 2)["round"])
 
@@ -213,10 +221,12 @@ def test_laying_events_keep_their_secrets_from_the_other_seats():
     for ev in laid:
         for seat in (None, 0, 2, 5):
             shown = censor(ev, seat)
-            assert "pieces" not in shown and "play" not in shown
+            assert "pieces" not in shown
+            assert "play" not in shown
             assert str(ids[1][0]) not in json.dumps(shown)
         assert ("pieces" in censor(ev, 1)) or ("play" in censor(ev, 1))
-    assert censor(laid[0], 2)["words"] == [0] and censor(laid[1], 2)["count"] == 3
+    assert censor(laid[0], 2)["words"] == [0]
+    assert censor(laid[1], 2)["count"] == 3
 
 
 # -- the reveal ----------------------------------------------------------------------------------------------------
@@ -233,12 +243,15 @@ def test_reveal_waits_for_the_last_player_then_resolves_pre_plays_before_plays()
     )
     kinds = [e["type"] for e in events]
     reveal = kinds.index("revealed")
-    assert kinds.index("round") == len(kinds) - 1 and reveal < kinds.index("shaved") < kinds.index("placed")
+    assert kinds.index("round") == len(kinds) - 1
+    assert reveal < kinds.index("shaved") < kinds.index("placed")
     assert kinds[:reveal].count("play_laid") == 6  # nobody is revealed before everyone is ready
     # the shave hit the old DOG; the build took the shaved DOG for its face values; seat 0's CAT is new
-    assert gained(events, 1) == 5 and gained(events, 0) == -5 + 5
+    assert gained(events, 1) == 5
+    assert gained(events, 0) == -5 + 5
     assert gained(events, 2) == (2 + 1 + 5) + 1
-    assert state["table"][2]["letters"] == list("DOGS") and state["table"][0]["letters"] == list("CAT")
+    assert state["table"][2]["letters"] == list("DOGS")
+    assert state["table"][0]["letters"] == list("CAT")
     assert ids[1][0] in state["discard"]
     assert_every_card_in_one_place(state)
 
@@ -247,8 +260,10 @@ def test_pre_plays_hit_last_rounds_words_not_the_new_ones():
     state = with_dog()
     ids = give(state, {0: ["CRB", "AR", "TG"], 3: ["joker"]})
     state, events = play_round(state, {0: [{"type": "word", "cards": ids[0]}], 3: [joker(0, ids[3][0])]})
-    assert gained(events, 0, "jokered") == -8 and gained(events, 0, "word") == 5
-    assert state["table"][0]["letters"] == list("CAT") and state["table"][0]["value"] == 5
+    assert gained(events, 0, "jokered") == -8
+    assert gained(events, 0, "word") == 5
+    assert state["table"][0]["letters"] == list("CAT")
+    assert state["table"][0]["value"] == 5
     assert ids[3][0] in state["discard"]
 
 
@@ -263,7 +278,8 @@ def test_every_old_word_leaves_the_table_at_the_reveal():
 def test_everyone_draws_back_to_seven_after_the_reveal_and_a_new_round_starts():
     state = with_dog()
     assert [len(h) for h in state["hands"]] == [7] * 6
-    assert state["round"]["no"] == 2 and RULES.status(state).to_act == tuple(range(6))
+    assert state["round"]["no"] == 2
+    assert RULES.status(state).to_act == tuple(range(6))
 
 
 def test_vowel_play_and_exchange_resolve_at_the_reveal():
@@ -272,7 +288,8 @@ def test_vowel_play_and_exchange_resolve_at_the_reveal():
     pile = len(state["pile"])
     state, _ = RULES.apply(state, 1, {"type": "vowels", "cards": ids[1]}, CTX)
     state, _ = RULES.apply(state, 2, {"type": "exchange", "cards": ids[2]}, CTX)
-    assert RULES.scores(state)[1] == 0 and len(state["pile"]) == pile
+    assert RULES.scores(state)[1] == 0
+    assert len(state["pile"]) == pile
     state, events = play_round(state, {})
     assert gained(events, 1, "vowels") == 20
     assert [len(h) for h in state["hands"]] == [7] * 6
@@ -296,7 +313,8 @@ def test_two_shaves_of_the_same_card_each_gain_it_and_the_owner_loses_it_once():
     state = with_dog(shaving="last_and_next")
     ids = give(state, {1: ["GY"], 5: ["GR*3"]})
     state, events = play_round(state, {1: [shave(0, ids[1][0], 2)], 5: [shave(0, ids[5][0], 2)]})
-    assert gained(events, 1) == 5 and gained(events, 5) == 5
+    assert gained(events, 1) == 5
+    assert gained(events, 5) == 5
     assert gained(events, 0) == -5
     assert RULES.scores(state) == [3, 5, 0, 0, 0, 5]
     assert set(ids[1] + ids[5]) <= set(state["discard"])
@@ -306,7 +324,9 @@ def test_two_shaves_of_different_cards_both_come_off_the_word():
     state = with_dog(shaving="anyone")
     ids = give(state, {1: ["OB"], 3: ["GY"]})
     state, events = play_round(state, {1: [shave(0, ids[1][0], 1)], 3: [shave(0, ids[3][0], 2)]})
-    assert gained(events, 1) == 1 and gained(events, 3) == 5 and gained(events, 0) == -6
+    assert gained(events, 1) == 1
+    assert gained(events, 3) == 5
+    assert gained(events, 0) == -6
     assert RULES.scores(state) == [2, 1, 0, 5, 0, 0]
 
 
@@ -315,7 +335,8 @@ def test_two_jokers_on_one_word_cost_its_owner_the_word_once():
     ids = give(state, {2: ["joker"], 4: ["joker"]})
     state, events = play_round(state, {2: [joker(0, ids[2][0])], 4: [joker(0, ids[4][0])]})
     assert [e["removed"] for e in events if e["type"] == "jokered"] == [8, 8]
-    assert gained(events, 0) == -8 and RULES.scores(state) == [0] * 6
+    assert gained(events, 0) == -8
+    assert RULES.scores(state) == [0] * 6
     assert {ids[2][0], ids[4][0]} <= set(state["discard"])
 
 
@@ -340,7 +361,8 @@ def test_two_builds_on_one_word_both_score_and_the_first_after_the_owner_gets_th
     )
     assert gained(events, 2) == 8 + 1  # D O G at face value, S green
     assert gained(events, 4) == 8 + 1 * 2  # the yellow S has two stars
-    assert state["table"][2]["letters"] == list("DOGS") and state["table"][4] is None
+    assert state["table"][2]["letters"] == list("DOGS")
+    assert state["table"][4] is None
     assert ids[4][0] in state["discard"]
     loser = next(e for e in events if e["type"] == "placed" and e["seat"] == 4)
     assert loser["on_table"] is False
@@ -360,7 +382,8 @@ def test_seat_order_for_builds_runs_round_the_table_from_the_owner():
             5: [{"type": "build", "seat": 4, "after": [ids[5][0]]}],
         },
     )
-    assert state["table"][5]["letters"] == list("DOGS") and state["table"][1] is None
+    assert state["table"][5]["letters"] == list("DOGS")
+    assert state["table"][1] is None
     assert ids[1][0] in state["discard"]
 
 
@@ -378,11 +401,15 @@ def test_the_game_ends_at_once_when_the_pile_cannot_refill_every_hand():
     state["discard"] += state["pile"][2:]
     state["pile"] = spare
     state, events = play_round(state, {0: [{"type": "word", "cards": ids[0][:3]}]})
-    assert state["finished"] and state["end_reason"] == "pile_short"
-    assert state["pile"] == spare and len(state["hands"][0]) == 4  # nobody drew
-    assert gained(events, 0) == 8 - 4 and [gained(events, s, "penalty") for s in range(1, 6)] == [-7] * 5
+    assert state["finished"]
+    assert state["end_reason"] == "pile_short"
+    assert state["pile"] == spare
+    assert len(state["hands"][0]) == 4
+    assert gained(events, 0) == 8 - 4
+    assert [gained(events, s, "penalty") for s in range(1, 6)] == [-7] * 5
     assert not any(e["type"] == "score" and e["reason"] == "final_play" for e in events)
-    assert RULES.view(state, 0)["actions"] == [] and RULES.status(state).finished
+    assert RULES.view(state, 0)["actions"] == []
+    assert RULES.status(state).finished
 
 
 def test_the_game_goes_on_while_the_pile_can_refill_every_hand():
@@ -391,7 +418,9 @@ def test_the_game_goes_on_while_the_pile_can_refill_every_hand():
     state["discard"] += state["pile"][3:]
     del state["pile"][3:]
     state, _ = play_round(state, {0: [{"type": "word", "cards": ids[0][:3]}]})
-    assert not state["finished"] and state["pile"] == [] and len(state["hands"][0]) == 7
+    assert not state["finished"]
+    assert state["pile"] == []
+    assert len(state["hands"][0]) == 7
 
 
 @pytest.mark.parametrize("multiplier", [2, 3])
@@ -402,7 +431,8 @@ def test_a_player_who_uses_their_last_cards_in_the_last_round_gets_the_final_mul
     state["pile"] = []
     state, events = play_round(state, {0: [{"type": "word", "cards": ids[0]}]})
     assert state["finished"]
-    assert gained(events, 0, "final_play") == 8 * (multiplier - 1) and RULES.scores(state)[0] == 8 * multiplier
+    assert gained(events, 0, "final_play") == 8 * (multiplier - 1)
+    assert RULES.scores(state)[0] == 8 * multiplier
 
 
 def test_a_round_of_passes_with_an_empty_pile_and_full_hands_ends_the_game():
@@ -411,7 +441,8 @@ def test_a_round_of_passes_with_an_empty_pile_and_full_hands_ends_the_game():
     state["discard"] += state["pile"]
     state["pile"] = []
     state, events = play_round(state, {})
-    assert state["finished"] and state["end_reason"] == "no_plays"
+    assert state["finished"]
+    assert state["end_reason"] == "no_plays"
     assert score_totals(events, 6) == [-7] * 6
 
 
@@ -426,7 +457,9 @@ def test_when_the_timer_runs_out_everyone_not_ready_passes():
     assert error_code(state, 3, {"type": "timer_expired"}, Context(WORDS, now=69.0)) == "not_allowed"
     state, events = RULES.apply(state, 3, {"type": "timer_expired"}, Context(WORDS, now=70.0))
     assert [e["seat"] for e in events if e["type"] == "timed_out"] == [1, 2, 3, 4, 5]
-    assert state["table"][0]["letters"] == list("DOG") and state["round"]["no"] == 2 and state["timer"] is None
+    assert state["table"][0]["letters"] == list("DOG")
+    assert state["round"]["no"] == 2
+    assert state["timer"] is None
 
 
 def test_a_removed_player_gives_back_hand_and_face_down_cards_and_the_round_goes_on_without_them():
@@ -436,11 +469,14 @@ def test_a_removed_player_gives_back_hand_and_face_down_cards_and_the_round_goes
     state, _ = RULES.apply(state, 0, {"type": "word", "cards": ids[0]}, CTX)
     pile = len(state["pile"])
     state, events = RULES.remove_player(state, 0, CTX)
-    assert state["hands"][0] == [] and card_places(state)["face down 0"] == [] and len(state["pile"]) == pile + 3
+    assert state["hands"][0] == []
+    assert card_places(state)["face down 0"] == []
+    assert len(state["pile"]) == pile + 3
     assert state["table"][0]["letters"] == list("DOG")  # it stays until the reveal: seat 1 jokered it
     assert RULES.status(state).to_act == (1, 2, 3, 4, 5)
     state, events = play_round(state, {})
-    assert gained(events, 0, "jokered") == -8 and state["table"][0] is None
+    assert gained(events, 0, "jokered") == -8
+    assert state["table"][0] is None
     assert RULES.status(state).to_act == (1, 2, 3, 4, 5)
     assert_every_card_in_one_place(state)
 
@@ -452,7 +488,8 @@ def test_removing_the_last_player_not_ready_reveals_the_round():
     for seat in (1, 2, 3, 4):
         state, _ = RULES.apply(state, seat, {"type": "pass"}, CTX)
     state, events = RULES.remove_player(state, 5, CTX)
-    assert any(e["type"] == "revealed" for e in events) and state["table"][0]["letters"] == list("DOG")
+    assert any(e["type"] == "revealed" for e in events)
+    assert state["table"][0]["letters"] == list("DOG")
 
 
 # -- whole random games (the invariants and replay are checked in test_palabra_properties.py) -------------------------

@@ -114,7 +114,10 @@ def test_standard_deck_has_the_sheets_118_cards_and_letter_frequencies():
 
 def test_card_points_follow_the_components_table():
     values = {card["letters"]: card["points"] for card in DECKS["standard"]}
-    assert values["Q"] == 15 and values["Z"] == 14 and values["QU"] == 9 and values["A"] == 2
+    assert values["Q"] == 15
+    assert values["Z"] == 14
+    assert values["QU"] == 9
+    assert values["A"] == 2
     assert values == {letters: pts for letters, pts, _ in STANDARD_CARDS}
 
 
@@ -154,7 +157,8 @@ def test_first_hand_deals_three_each_turns_up_a_discard_and_left_of_dealer_start
     assert sorted(all_ids(state)) == list(range(118))
     dealt = [e for e in events if e["type"] == "dealt"]
     assert [e["seat"] for e in dealt] == [0, 1, 2, 3]
-    assert "cards" not in censor(dealt[0], 1) and len(censor(dealt[0], 0)["cards"]) == 3
+    assert "cards" not in censor(dealt[0], 1)
+    assert len(censor(dealt[0], 0)["cards"]) == 3
 
 
 def test_the_first_dealer_depends_on_the_seed():
@@ -196,7 +200,8 @@ def test_after_the_eighth_hand_the_game_is_over_and_refuses_actions():
     for _ in range(8):
         state = play_quick_hand(state)
     status = RULES.status(state)
-    assert status.finished and status.to_act == ()
+    assert status.finished
+    assert status.to_act == ()
     assert RULES.view(state, 0)["winners"] == [s for s in (0, 1) if state["totals"][s] == max(state["totals"])]
     with pytest.raises(RuleError) as err:
         act(state, 0, "draw_stock")
@@ -207,11 +212,13 @@ def test_after_the_eighth_hand_the_game_is_over_and_refuses_actions():
 def test_a_turn_is_draw_then_discard_and_passes_clockwise():
     state = arrange(new(3), {0: ["S", "O", "L"], 1: ["E", "L", "Z"], 2: ["O", "S", "O"]}, stock=["M"])
     state, events = act(state, 0, "draw_stock")
-    assert state["phase"] == "discard" and len(state["hands"][0]) == 4
+    assert state["phase"] == "discard"
+    assert len(state["hands"][0]) == 4
     assert censor(events[0], 1) == {"type": "draw", "seat": 0, "source": "stock"}
     assert censor(events[0], 0)["card"]["letters"] == "M"
     state, _ = act(state, 0, "discard", card=ids(state, 0, "M")[0])
-    assert state["turn"] == 1 and state["phase"] == "draw"
+    assert state["turn"] == 1
+    assert state["phase"] == "draw"
     assert len(state["hands"][0]) == 3
     assert DECKS["standard"][state["discard"][-1]]["letters"] == "M"
 
@@ -242,14 +249,16 @@ def test_out_of_place_actions_get_clear_errors(seat, action, code):
     state = arrange(new(3), {0: ["S", "O", "L"]})
     with pytest.raises(RuleError) as err:
         RULES.apply(state, seat, action, CTX)
-    assert err.value.code == code and err.value.message
+    assert err.value.code == code
+    assert err.value.message
 
 
 def test_unexpected_fields_are_refused_not_ignored():
     state = arrange(new(3), {0: ["S", "O", "L"]})
     with pytest.raises(RuleError) as err:
         act(state, 0, "draw_stock", card=3)
-    assert err.value.code == "bad_action" and "card" in err.value.message
+    assert err.value.code == "bad_action"
+    assert "card" in err.value.message
 
 
 def test_drawing_twice_is_refused():
@@ -314,9 +323,12 @@ def test_going_out_lays_every_card_but_the_discard():
     state, _ = act(three_player_hand(), 0, "draw_stock")
     state, events = lay(state, 0, "go_out", [["S", "O", "L"]], "X")
     assert events[0]["type"] == "went_out"
-    assert events[0]["words"][0]["word"] == "SOL" and events[0]["words"][0]["key"] == "SOL"
-    assert state["hands"][0] == [] and state["went_out"] == 0
-    assert state["last_turns"] == [1, 2] and state["turn"] == 1
+    assert events[0]["words"][0]["word"] == "SOL"
+    assert events[0]["words"][0]["key"] == "SOL"
+    assert state["hands"][0] == []
+    assert state["went_out"] == 0
+    assert state["last_turns"] == [1, 2]
+    assert state["turn"] == 1
 
 
 def test_going_out_with_a_card_left_over_is_refused():
@@ -324,7 +336,8 @@ def test_going_out_with_a_card_left_over_is_refused():
     state, _ = act(state, 0, "draw_stock")
     with pytest.raises(RuleError) as err:
         lay(state, 0, "go_out", [["S", "O", "L"]], "X")
-    assert err.value.code == "not_allowed" and "every card" in err.value.message
+    assert err.value.code == "not_allowed"
+    assert "every card" in err.value.message
 
 
 def test_a_one_card_word_is_refused():
@@ -338,7 +351,8 @@ def test_a_word_missing_from_the_lexicon_is_refused_by_name():
     state, _ = act(arrange(new(3), {0: ["L", "O", "S"]}, stock=["X"]), 0, "draw_stock")
     with pytest.raises(RuleError) as err:
         lay(state, 0, "go_out", [["S", "L", "O"]], "X")
-    assert err.value.code == "not_a_word" and "SLO" in err.value.message
+    assert err.value.code == "not_a_word"
+    assert "SLO" in err.value.message
 
 
 def test_words_must_be_lists_of_held_distinct_cards():
@@ -393,10 +407,12 @@ def test_after_going_out_each_other_player_has_one_last_turn_then_the_hand_ends(
     state, _ = act(state, 1, "draw_stock")
     assert RULES.view(state, 1)["actions"] == ["lay_down", "discard"]
     state, events = lay(state, 1, "lay_down", [["E", "L"]], "A")
-    assert events[0]["unused"] == 1 and state["turn"] == 2
+    assert events[0]["unused"] == 1
+    assert state["turn"] == 2
     state, _ = act(state, 2, "draw_discard")
     state, events = lay(state, 2, "lay_down", [["O", "S", "O"]], "A")
-    assert state["hand_number"] == 2 and len(state["history"]) == 1
+    assert state["hand_number"] == 2
+    assert len(state["history"]) == 1
     assert [len(h) for h in state["hands"]] == [4, 4, 4]
     assert any(e["type"] == "hand_scored" for e in events)
 
@@ -406,7 +422,9 @@ def test_a_last_turn_may_lay_no_words():
     state, _ = lay(state, 0, "go_out", [["S", "O", "L"]], "X")
     state, _ = act(state, 1, "draw_stock")
     state, events = act(state, 1, "discard", card=ids(state, 1, "Z")[0])
-    assert events[0]["type"] == "laid_down" and events[0]["words"] == [] and state["turn"] == 2
+    assert events[0]["type"] == "laid_down"
+    assert events[0]["words"] == []
+    assert state["turn"] == 2
 
 
 # -- scoring ----------------------------------------------------------------------------------------------------
@@ -437,7 +455,8 @@ def test_a_tie_gives_nobody_the_bonus():
     state, _ = play_three_player_hand()
     bonuses = state["history"][0]["bonuses"]
     assert [(b["bonus"], b["seat"], b["why"]) for b in bonuses] == [("most", None, "tie"), ("longest", None, "tie")]
-    assert bonuses[0]["tied"] == [0, 1, 2] and bonuses[1]["tied"] == [0, 2]
+    assert bonuses[0]["tied"] == [0, 1, 2]
+    assert bonuses[1]["tied"] == [0, 2]
 
 
 def bonus_hand(players=3, **options):
@@ -543,14 +562,16 @@ def challenge_hand(**options):
     state, _ = lay(state, 1, "lay_down", [["E", "L"]], "A")
     state, _ = act(state, 2, "draw_discard")
     state, events = lay(state, 2, "lay_down", [["O", "S", "O"]], "A")
-    assert state["phase"] == "review" and events[-1]["type"] == "review"
+    assert state["phase"] == "review"
+    assert events[-1]["type"] == "review"
     return state
 
 
 def test_in_challenge_mode_the_hand_waits_in_review():
     state = challenge_hand()
     status = RULES.status(state)
-    assert status.phase == "review" and status.to_act == (0, 1, 2)
+    assert status.phase == "review"
+    assert status.to_act == (0, 1, 2)
     assert RULES.view(state, 0)["actions"] == ["challenge", "ready"]
     assert RULES.view(state, None)["actions"] == ["advance"]
 
@@ -571,7 +592,8 @@ def test_a_refused_word_costs_its_player_and_an_upheld_word_costs_the_challenger
         }
     ]
     state, events = act(state, 2, "challenge", seat=1, word=0)
-    assert events[0]["valid"] is True and events[0]["points"] == 5
+    assert events[0]["valid"] is True
+    assert events[0]["points"] == 5
     for seat in (0, 1, 2):
         state, events = act(state, seat, "ready")
     # seat 0: SLO earns nothing; seat 1: 5 - 14 floored to 0; seat 2: OSO 7, longest word alone (SLO is out), -5.
@@ -594,7 +616,8 @@ def test_scoring_after_a_challenge_does_not_consult_the_lexicon():
     state, _ = act(state, 1, "challenge", seat=0, word=0)
     for seat in (0, 1, 2):
         state, _ = act(state, seat, "ready", ctx=Context(None))
-    assert hand_scores(state, 1)[0] == 0 and state["hand_number"] == 2
+    assert hand_scores(state, 1)[0] == 0
+    assert state["hand_number"] == 2
 
 
 @pytest.mark.parametrize(
@@ -635,7 +658,9 @@ def test_a_challenge_needs_a_lexicon():
 def test_the_teacher_can_end_the_review():
     state, _ = act(challenge_hand(), 1, "ready")
     state, events = RULES.apply(state, None, {"type": "advance"}, CTX)
-    assert events[0]["type"] == "advanced" and state["hand_number"] == 2 and state["phase"] == "draw"
+    assert events[0]["type"] == "advanced"
+    assert state["hand_number"] == 2
+    assert state["phase"] == "draw"
 
 
 def test_no_one_plays_cards_during_the_review():
@@ -649,8 +674,10 @@ def test_removing_the_player_on_turn_passes_the_turn_and_puts_their_cards_out_of
     state, _ = act(three_player_hand(), 0, "draw_stock")
     held = list(state["hands"][0])
     state, events = RULES.remove_player(state, 0, CTX)
-    assert state["out_of_play"] == held and state["hands"][0] == []
-    assert state["turn"] == 1 and state["phase"] == "draw"
+    assert state["out_of_play"] == held
+    assert state["hands"][0] == []
+    assert state["turn"] == 1
+    assert state["phase"] == "draw"
     assert events[0] == {"type": "player_removed", "seat": 0, "cards_out_of_play": 4}
     assert sorted(all_ids(state)) == list(range(118))
     state, _ = act(state, 1, "draw_stock")
@@ -667,7 +694,8 @@ def test_removing_a_player_who_took_the_only_discard_turns_up_a_new_one():
     assert state["discard"] == []
     next_stock = state["stock"][-1]
     state, events = RULES.remove_player(state, 0, CTX)
-    assert state["discard"] == [next_stock] and events[1]["type"] == "discard_turned"
+    assert state["discard"] == [next_stock]
+    assert events[1]["type"] == "discard_turned"
     assert RULES.actions(state, 1) == ["draw_stock", "draw_discard"]
     assert sorted(all_ids(state)) == list(range(118))
 
@@ -686,8 +714,10 @@ def test_removing_a_player_waiting_for_a_last_turn_skips_them():
     state, _ = RULES.remove_player(state, 2, CTX)
     state, _ = act(state, 1, "draw_stock")
     state, _ = lay(state, 1, "lay_down", [["E", "L"]], "A")
-    assert state["hand_number"] == 2 and "2" not in state["history"][0]["scores"]
-    assert state["hands"][2] == [] and len(state["hands"][0]) == 4
+    assert state["hand_number"] == 2
+    assert "2" not in state["history"][0]["scores"]
+    assert state["hands"][2] == []
+    assert len(state["hands"][0]) == 4
 
 
 def test_removing_the_player_on_a_last_turn_ends_the_hand_if_they_were_last():
@@ -706,14 +736,16 @@ def test_removing_the_last_unready_player_ends_the_review():
     state, _ = act(state, 0, "ready")
     state, _ = act(state, 1, "ready")
     state, _ = RULES.remove_player(state, 2, CTX)
-    assert state["hand_number"] == 2 and state["phase"] == "draw"
+    assert state["hand_number"] == 2
+    assert state["phase"] == "draw"
 
 
 def test_removing_everyone_ends_the_game():
     state = new(2)
     state, _ = RULES.remove_player(state, 0, CTX)
     state, events = RULES.remove_player(state, 1, CTX)
-    assert state["phase"] == "finished" and events[-1]["type"] == "game_over"
+    assert state["phase"] == "finished"
+    assert events[-1]["type"] == "game_over"
 
 
 # -- views ------------------------------------------------------------------------------------------------------
@@ -723,8 +755,10 @@ def test_a_player_sees_their_own_hand_and_only_counts_of_others():
     assert [c["letters"] for c in view["hand"]] == ["E", "L", "Z"]
     assert all(set(c) == {"id", "letters", "points"} for c in view["hand"])
     assert view["hand_counts"] == [3, 3, 3]
-    assert view["discard_top"]["letters"] == "K" and view["stock_count"] == len(state["stock"])
-    assert view["actions"] == [] and RULES.view(state, 0)["actions"] == ["draw_stock", "draw_discard"]
+    assert view["discard_top"]["letters"] == "K"
+    assert view["stock_count"] == len(state["stock"])
+    assert view["actions"] == []
+    assert RULES.view(state, 0)["actions"] == ["draw_stock", "draw_discard"]
     assert RULES.view(state, 0)["action_shapes"]["draw_stock"] == {"type": "draw_stock"}
     assert "hand" not in RULES.view(state, None)
 
@@ -735,7 +769,9 @@ def test_views_show_laid_words_scores_and_bonus_reasons():
     last = view["history"][0]
     assert [w["word"] for w in last["words"][0]] == ["QUESO", "LA"]
     assert {b["reason"] for b in last["bonuses"]} == {"most words", "longest word"}
-    assert view["totals"] == [41, 9, 0] and view["hand_number"] == 2 and view["hand_size"] == 4
+    assert view["totals"] == [41, 9, 0]
+    assert view["hand_number"] == 2
+    assert view["hand_size"] == 4
 
 
 def test_no_view_holds_another_seats_cards():

@@ -144,7 +144,8 @@ def play(seed, players, options, steps=500, removals=True, view_every=1):
         try:
             state, events = run(state, move)
         except RuleError as err:
-            assert err.code and err.message
+            assert err.code
+            assert err.message
             assert json.dumps(state) == before, "a refused action changes nothing"
             continue
         moves.append(move)
@@ -198,7 +199,7 @@ def test_hundreds_of_seeded_games_conserve_cards_and_scores():
 
 def test_every_random_game_scores_each_finished_hand_once_per_active_player():
     for seed in range(20):
-        state, log, _ = play(seed, 4, {}, steps=700, removals=False, view_every=50)
+        _state, log, _ = play(seed, 4, {}, steps=700, removals=False, view_every=50)
         hands = [e for e in log if e["type"] == "hand_scored"]
         assert [e["hand_number"] for e in hands] == list(range(1, len(hands) + 1))
         assert all(set(e["scores"]) == {"0", "1", "2", "3"} for e in hands)

@@ -53,7 +53,8 @@ FILLER = [["K", "J"], ["W", "X"], ["Z", "Q"], ["K", "E"], ["J", "S"]]  # piles 3
 def test_eight_piles_of_five_face_down_and_one_face_up():
     state, events = RULES.new_game(1, {}, seed=1)
     assert [len(p) for p in state["piles"]] == [6] * PILES
-    assert DEALT == 48 and len(state["box"]) == 118 - 48
+    assert DEALT == 48
+    assert len(state["box"]) == 118 - 48
     assert places(state) == list(range(118))
     view = RULES.view(state, 0)
     assert [p["count"] for p in view["piles"]] == [6] * 8
@@ -66,7 +67,8 @@ def test_face_down_cards_never_appear_in_the_view_or_events():
     hidden = {i for p in state["piles"] for i in p[:-1]} | set(state["box"])
     text = json.dumps([RULES.view(state, 0), RULES.view(state, None), events])
     shown = {int(part.split(",")[0].split("}")[0]) for part in text.split('"id": ')[1:]}
-    assert shown.isdisjoint(hidden) and len(shown) == PILES
+    assert shown.isdisjoint(hidden)
+    assert len(shown) == PILES
 
 
 def test_only_one_player():
@@ -79,10 +81,12 @@ def test_only_one_player():
 def test_a_word_from_showing_cards_turns_up_the_cards_beneath_and_scores_its_points():
     state = arrange([["M", "S"], ["A", "O"], ["E", "L"], *FILLER])
     state, events = word(state, 0, 1, 2)
-    assert events[0]["word"] == "SOL" and events[0]["key"] == "SOL"
+    assert events[0]["word"] == "SOL"
+    assert events[0]["key"] == "SOL"
     assert {p: c["letters"] for p, c in events[0]["revealed"].items()} == {"0": "M", "1": "A", "2": "E"}
     assert events[1] == {"type": "score", "seat": 0, "points": 8, "reason": "word", "word": "SOL"}
-    assert RULES.scores(state) == [8] and state["phase"] == "play"
+    assert RULES.scores(state) == [8]
+    assert state["phase"] == "play"
     assert places(state) == list(range(118))
 
 
@@ -98,7 +102,8 @@ def test_a_word_missing_from_the_lexicon_is_named():
     state = arrange([["M", "S"], ["A", "O"], ["E", "L"], *FILLER])
     with pytest.raises(RuleError) as err:
         word(state, 1, 0, 2)
-    assert err.value.code == "not_a_word" and "OSL" in err.value.message
+    assert err.value.code == "not_a_word"
+    assert "OSL" in err.value.message
 
 
 @pytest.mark.parametrize(
@@ -138,15 +143,18 @@ def test_an_emptied_pile_waits_for_a_refill_from_a_face_down_card():
     state, _ = word(state, 0, 1, 2)
     assert state["phase"] == "refill"
     view = RULES.view(state, 0)
-    assert view["actions"] == ["refill", "give_up"] and view["empty_piles"] == [1]
+    assert view["actions"] == ["refill", "give_up"]
+    assert view["empty_piles"] == [1]
     assert view["refill_sources"] == [3, 4, 5, 6, 7]
     with pytest.raises(RuleError) as err:
         word(state, 6, 7)
     assert err.value.code == "wrong_phase"
     turned = state["piles"][6][0]
     state, events = refill(state, 1, 6)
-    assert state["piles"][1] == [turned] and len(state["piles"][6]) == 1
-    assert events[0]["card"]["letters"] == "K" and state["phase"] == "play"
+    assert state["piles"][1] == [turned]
+    assert len(state["piles"][6]) == 1
+    assert events[0]["card"]["letters"] == "K"
+    assert state["phase"] == "play"
 
 
 @pytest.mark.parametrize(
@@ -173,13 +181,15 @@ def test_several_empty_piles_are_refilled_one_at_a_time():
     state, _ = refill(state, 2, 4)
     assert state["phase"] == "refill"
     state, _ = refill(state, 1, 7)
-    assert state["phase"] == "play" and all(state["piles"])
+    assert state["phase"] == "play"
+    assert all(state["piles"])
 
 
 def test_without_face_down_cards_empty_piles_stay_empty():
     state = arrange([["S"], ["O"], ["L"], ["E"], ["S"], ["D"], ["E"], ["J"]])
     state, events = word(state, 0, 1, 2)
-    assert state["phase"] == "play" and events[-1]["type"] == "score"
+    assert state["phase"] == "play"
+    assert events[-1]["type"] == "score"
     assert [len(p) for p in state["piles"]] == [0, 0, 0, 1, 1, 1, 1, 1]
 
 
@@ -189,15 +199,18 @@ def test_using_every_card_wins():
     state, _ = word(state, 0, 1, 2)
     state, _ = word(state, 3, 4)
     state, events = word(state, 5, 6)
-    assert state["phase"] == "finished" and state["result"] == "won"
+    assert state["phase"] == "finished"
+    assert state["result"] == "won"
     assert events[-1] == {"type": "game_over", "result": "won", "cards_used": 7, "total": 8 + 5 + 7}
 
 
 def test_showing_cards_that_spell_nothing_end_the_game_stuck():
     state = arrange([["S"], ["O"], ["L"], ["K"], ["J"], ["W"], ["X"], ["Q"]])
     state, events = word(state, 0, 1, 2)
-    assert state["result"] == "stuck" and events[-1]["result"] == "stuck"
-    assert RULES.status(state).finished and RULES.view(state, 0)["actions"] == []
+    assert state["result"] == "stuck"
+    assert events[-1]["result"] == "stuck"
+    assert RULES.status(state).finished
+    assert RULES.view(state, 0)["actions"] == []
     with pytest.raises(RuleError) as err:
         word(state, 3, 4)
     assert err.value.code == "game_over"
@@ -219,7 +232,8 @@ def test_giving_up_ends_the_game_with_the_points_so_far():
 def test_removal_abandons_the_game():
     state, _ = RULES.new_game(1, {}, 3)
     state, events = RULES.remove_player(state, 0, CTX)
-    assert state["result"] == "abandoned" and events[0]["type"] == "game_over"
+    assert state["result"] == "abandoned"
+    assert events[0]["type"] == "game_over"
 
 
 def test_only_the_player_acts():
