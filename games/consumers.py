@@ -28,6 +28,7 @@ class TableConsumer(JsonConsumer):
     schemas: ClassVar[dict[str, Schema]] = {
         "action": {"action": (dict, True), "client_id": (str, False)},
         "hello": {"last_seq": (int, False)},
+        "preview": {"action": (dict, True), "client_id": (str, False)},
     }
 
     async def admit(self, user) -> list[str] | None:
@@ -78,6 +79,21 @@ class TableConsumer(JsonConsumer):
             await self.send_snapshot()
         else:
             await services.send_deferred(deferred)
+
+    async def on_preview(self, message: dict) -> None:
+        """What an action would do, answered to the sender only (never stored, never broadcast)."""
+        client_id = message.get("client_id")
+        client_id = client_id[:CLIENT_ID_MAX] if client_id is not None else None
+        try:
+            result = await database_sync_to_async(services.preview_action)(
+                self.table_id, self.scope["user"], message["action"]
+            )
+        except TableError as error:
+            await self.send_json(
+                {"type": "preview", "client_id": client_id, "ok": False, "code": error.code, "message": error.message}
+            )
+        else:
+            await self.send_json({"type": "preview", "client_id": client_id, "ok": True, "result": result})
 
     # Group messages (sent by services after the commit).
     async def table_event(self, message: dict) -> None:

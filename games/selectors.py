@@ -142,7 +142,7 @@ def dashboard_row(table: Table, seated: list[dict[str, Any]] | None = None) -> d
     status = rules.status(table.state)
     seated = players(table) if seated is None else seated
     names = {p["seat"]: p["name"] for p in seated}
-    scores = rules.scores(table.state)
+    scores = rules.scores(table.state).total
     return {
         "id": table.id,
         "number": table.number,

@@ -183,6 +183,25 @@ def apply_action(table_id: int, user: User, action: Action, expected_version: in
         )
 
 
+def preview_action(table_id: int, user: User, action: Action) -> dict[str, Any]:
+    """What ``action`` by ``user`` would do at the table now (words formed, a score), for the sender only: the
+    rules check it as they would a move, but nothing is locked, stored or broadcast."""
+    if not isinstance(action, dict):
+        raise TableError("bad_action", "An action must be a JSON object with a type.")
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None:
+        raise TableError(NOT_FOUND, "There is no such table.")
+    seat = _acting_seat(table, user, selectors.seats_of(table))
+    if table.status != Table.Status.PLAYING:
+        raise TableError(PAUSED if table.status == Table.Status.PAUSED else FINISHED, "Nothing can be played now.")
+    rules = rules_of(table.game)
+    ctx = Context(selectors.word_list_for(table.lexicon_id), timezone.now().timestamp())
+    try:
+        return rules.preview(table.state, seat, action, ctx)
+    except RuleError as error:
+        raise TableError(error.code, error.message) from error
+
+
 def _locked_table(table_id: int) -> Table:
     if connection.vendor == "sqlite":
         # SQLite has no row locks and fails (rather than waits) when two readers both try to write; an empty

@@ -77,6 +77,7 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     access = selectors.access(request.user, table)
     if access is None:
         raise PermissionDenied("You do not play at this table.")
+    rules = services.rules_of(table.game)
     context = {
         "table": table,
         "lesson": table.lesson,
@@ -84,8 +85,8 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
         "info": selectors.table_info(table),
         "seat": access.seat,
         "is_teacher": access.is_teacher,
-        "renderer_url": static(f"{RENDERERS}{table.game}.js"),
-        "fallback_url": static(f"{RENDERERS}generic.js"),
+        "rules": rules,
+        "renderer_url": static(f"{RENDERERS}{rules.renderer}.js"),
     }
     return render(request, "games/table.html", context)
 

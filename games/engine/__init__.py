@@ -3,22 +3,37 @@
 Pure Python: nothing here (nor in ``games/rules/``) may import Django or do I/O.
 """
 
+from .actions import ANY_PHASE, ANYONE, BOOL, INT, INTS, LIST, OBJECT, PLAYER, STR, TEACHER, TURN, Field, action
 from .errors import RuleError
 from .events import Event, censor, censor_all, event, private, score, score_totals
-from .game import Action, Context, Game, Option, State, Status
+from .game import Action, Context, Game, Option, Scores, State, Status
 from .lexicon import WordList, WordSet
 
 __all__ = [
+    "ANYONE",
+    "ANY_PHASE",
+    "BOOL",
+    "INT",
+    "INTS",
+    "LIST",
+    "OBJECT",
+    "PLAYER",
+    "STR",
+    "TEACHER",
+    "TURN",
     "Action",
     "Context",
     "Event",
+    "Field",
     "Game",
     "Option",
     "RuleError",
+    "Scores",
     "State",
     "Status",
     "WordList",
     "WordSet",
+    "action",
     "censor",
     "censor_all",
     "event",

@@ -1,6 +1,6 @@
-"""The rules protocol every game implements.
+"""The rules protocol every game implements, and the engine that runs it.
 
-A game's rules are a :class:`Game` subclass in ``games/rules/<slug>.py``: pure Python, no Django,
+A game's rules are a :class:`Game` subclass in ``games/rules/<slug>/``: pure Python, no Django,
 no I/O, no clock and no randomness of its own. The state is a JSON-ready ``dict`` owned by the
 caller: :meth:`Game.apply` never mutates the state it is given, it returns a new one plus the events
 that happened. Randomness comes from ``games.engine.rng`` (seeded, kept in the state); the time and
@@ -9,16 +9,24 @@ into its events, so a game replays from its move log.
 
 Seats are numbered 0..players-1 in clockwise order. ``seat=None`` means the teacher (for
 ``apply``) or a spectator (for ``view``).
+
+The engine owns what every game shares: dispatch (a game declares its actions with
+:func:`games.engine.actions.action`; :meth:`Game.apply` checks type, fields, phase and actor before the handler
+runs), the view envelope (:meth:`Game.view`: ``game``, ``seat``, ``phase``, ``to_act``, ``actions``, ``scores``,
+``finished``, ``winners``, ``last_move`` and the game's own ``body``) and previews (:meth:`Game.preview`). A game
+supplies its phases (through :meth:`Game.status`), its handlers, its body (:meth:`Game.body`) and its scores.
 """
 
 import json
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from .actions import ANYONE, TEACHER, TURN, ActionSpec
 from .encounters import WordEncounter
-from .errors import BAD_ACTION, RuleError
-from .events import Event
+from .errors import BAD_ACTION, GAME_OVER, NOT_ALLOWED, NOT_YOUR_TURN, TEACHER_ONLY, WRONG_PHASE, RuleError
+from .events import Event, censor
 from .lexicon import WordList
+from .turns import active_seats
 
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -85,6 +93,24 @@ class Status:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class Scores:
+    """Every seat's score: ``total`` (what ranks the players) and named ``parts`` that add up to it where the game
+    has them (Grabble: ``play``, ``learning``, ``teaching``). ``provisional`` while the final score is not yet known
+    from what is shown (Grabble's play scores before the quiz)."""
+
+    total: list[int]
+    parts: dict[str, list[int]] = field(default_factory=dict)
+    provisional: bool = False
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "total": list(self.total),
+            "parts": {k: list(v) for k, v in self.parts.items()},
+            "provisional": self.provisional,
+        }
+
+
 def private_copy(state: State) -> State:
     """A copy of ``state`` sharing nothing with it. States are JSON-ready by contract, and a JSON round
     trip copies them several times faster than ``copy.deepcopy`` (it is on every move's path)."""
@@ -92,8 +118,9 @@ def private_copy(state: State) -> State:
 
 
 class Game:
-    """Base class of every game's rules. Subclasses set the class attributes and implement the
-    ``_new``/``_apply``/``view``/``scores``/``status`` hooks; :meth:`apply` does the copying."""
+    """Base class of every game's rules. Subclasses set the class attributes, declare their actions with
+    :func:`~games.engine.actions.action` and implement ``_new``/``body``/``scores``/``status``/``_after_removal``;
+    the engine does the dispatching, the copying and the envelope."""
 
     slug: ClassVar[str]
     title: ClassVar[str]
@@ -101,6 +128,24 @@ class Game:
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     options: ClassVar[tuple[Option, ...]] = ()
+    renderer: ClassVar[str] = "generic"  # the page's renderer module: static/games/renderers/<renderer>.js
+    stylesheet: ClassVar[str | None] = None  # a stylesheet of the game's own under static/games/, if any
+    high_score_wins: ClassVar[bool] = True
+    action_specs: ClassVar[dict[str, ActionSpec]] = {}
+    # Fields of views and events that name pieces by id: the contract suite looks there for hidden pieces.
+    piece_fields: ClassVar[tuple[str, ...]] = ("id", "card", "cards", "tile", "tiles")
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Collect the declared actions, a subclass's replacing its bases' of the same type (a variant overrides
+        only what differs)."""
+        super().__init_subclass__(**kwargs)
+        specs: dict[str, ActionSpec] = {}
+        for klass in reversed(cls.__mro__):
+            for value in vars(klass).values():
+                spec = getattr(value, "action_spec", None)
+                if isinstance(spec, ActionSpec):
+                    specs[spec.type] = spec
+        cls.action_specs = specs
 
     # -- options -----------------------------------------------------------------------------
     def clean_options(self, raw: dict[str, Any] | None) -> dict[str, Any]:
@@ -118,15 +163,76 @@ class Game:
             raise RuleError(
                 "bad_players", f"{self.title} is for {self.min_players} to {self.max_players} players, not {players}."
             )
-        return self._new(players, self.clean_options(options), seed)
+        state, events = self._new(players, self.clean_options(options), seed)
+        state["last_move"] = None
+        return state, events
 
     def apply(self, state: State, seat: int | None, action: Action, ctx: Context) -> tuple[State, list[Event]]:
-        """Apply ``action`` by ``seat`` (``None``: the teacher). Raises :class:`RuleError`."""
+        """Apply ``action`` by ``seat`` (``None``: the teacher). Raises :class:`RuleError`, and then the state
+        given is untouched."""
+        spec = self.admit(state, seat, action)
+        new_state = private_copy(state)
+        events = getattr(self, spec.handler)(new_state, seat, action, ctx)
+        new_state["last_move"] = self.last_move(new_state, seat, action, events)
+        return new_state, events
+
+    def preview(self, state: State, seat: int | None, action: Action, ctx: Context) -> dict[str, Any]:
+        """What ``action`` would do, for its sender only: checked as :meth:`apply` checks it, never stored."""
+        spec = self.admit(state, seat, action)
+        if spec.preview is None:
+            raise RuleError(BAD_ACTION, f"{spec.type} has no preview.")
+        result: dict[str, Any] = getattr(self, spec.preview)(private_copy(state), seat, action, ctx)
+        return result
+
+    def admit(self, state: State, seat: int | None, action: Any) -> ActionSpec:
+        """The declaration of ``action`` once the engine has checked that ``seat`` may send it now; raises
+        :class:`RuleError` otherwise. Shape first (a malformed action is malformed whatever the state), then
+        the game's state: over, phase, actor, and the action's own ``allowed`` check."""
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise RuleError(BAD_ACTION, "An action needs a type.")
-        new_state = private_copy(state)
-        events = self._apply(new_state, seat, action, ctx)
-        return new_state, events
+        spec = self.action_specs.get(action["type"])
+        if spec is None:
+            raise RuleError(BAD_ACTION, f"Unknown action {action['type'][:40]!r}.")
+        spec.check_fields(action)
+        status = self.status(state)
+        if status.finished:
+            raise RuleError(GAME_OVER, "The game is over.")
+        self._check_open(spec, state, seat, status)
+        return spec
+
+    def _check_open(self, spec: ActionSpec, state: State, seat: int | None, status: Status) -> None:
+        if not spec.in_phase(status.phase):
+            raise RuleError(
+                WRONG_PHASE,
+                f"Not now: {spec.label or spec.type.replace('_', ' ')} is not possible at this point of the game.",
+            )
+        if seat is None:
+            if spec.actor not in (TEACHER, ANYONE):
+                raise RuleError(NOT_ALLOWED, "The teacher has no seat to play from.")
+        elif spec.actor == TEACHER:
+            raise RuleError(TEACHER_ONLY, f"Only the teacher can {spec.label or spec.type.replace('_', ' ')}.")
+        elif seat not in active_seats(state):
+            raise RuleError(NOT_ALLOWED, "That seat is not in the game.")
+        elif spec.actor == TURN and seat not in status.to_act:
+            raise RuleError(NOT_YOUR_TURN, "It is not your turn.")
+        if spec.allowed is not None:
+            getattr(self, spec.allowed)(state, seat)
+
+    def actions(self, state: State, seat: int | None, status: Status | None = None) -> list[dict[str, Any]]:
+        """What ``seat`` (``None``: the teacher) may do now, each with its fields and, where the game gives them,
+        their legal values. Exactly the actions :meth:`apply` would not refuse for their type and actor."""
+        status = self.status(state) if status is None else status
+        if status.finished:
+            return []
+        offered = []
+        for spec in self.action_specs.values():
+            try:
+                self._check_open(spec, state, seat, status)
+            except RuleError:
+                continue
+            choices = getattr(self, spec.choices)(state, seat) if spec.choices else {}
+            offered.append(spec.describe(choices))
+        return offered
 
     def remove_player(self, state: State, seat: int, ctx: Context) -> tuple[State, list[Event]]:
         """The teacher removed the player in ``seat``: the default skips their seat from now on."""
@@ -134,17 +240,66 @@ class Game:
         removed = new_state.setdefault("removed", [])
         if seat not in removed:
             removed.append(seat)
-        return new_state, self._after_removal(new_state, seat, ctx)
+        events = self._after_removal(new_state, seat, ctx)
+        new_state["last_move"] = {"seat": seat, "type": "removed", "text": "was taken out of the game by the teacher"}
+        return new_state, events
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` may see (``None``: a spectator). Must hide everything hidden from them."""
+        """The envelope every page reads, then the game's own ``body`` (what ``seat`` may see; ``None``: a
+        spectator or the teacher)."""
+        status = self.status(state)
+        scores = self.scores(state)
+        return {
+            "game": self.slug,
+            "seat": seat,
+            "players": state["players"],
+            "removed": list(state.get("removed", [])),
+            "phase": status.phase,
+            "to_act": list(status.to_act),
+            "awaiting_teacher": status.awaiting_teacher,
+            "summary": status.summary,
+            "actions": self.actions(state, seat, status),
+            "scores": scores.as_json(),
+            "finished": status.finished,
+            "winners": self.winners(state, scores) if status.finished else [],
+            "last_move": state.get("last_move"),
+            "body": self.body(state, seat),
+        }
+
+    def winners(self, state: State, scores: Scores) -> list[int]:
+        """The seats still in the game with the best total (highest, or lowest where lowest wins)."""
+        seats = active_seats(state) or list(range(state["players"]))
+        best = (max if self.high_score_wins else min)(scores.total[s] for s in seats)
+        return [s for s in seats if scores.total[s] == best]
+
+    def last_move(self, state: State, seat: int | None, action: Action, events: list[Event]) -> dict[str, Any]:
+        """A short public summary of the move just made, for every viewer: who, what, and a line of text built
+        only from what everyone may see. Games override :meth:`describe_move` for a better line."""
+        public = [censor(ev, None) for ev in events]
+        return {"seat": seat, "type": action["type"], "text": self.describe_move(state, seat, action, public)}
+
+    def describe_move(self, state: State, seat: int | None, action: Action, public_events: list[Event]) -> str:
+        return action["type"].replace("_", " ")
+
+    def body(self, state: State, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may see of the game beyond the envelope. Must hide everything hidden from them."""
         raise NotImplementedError
 
-    def scores(self, state: State) -> list[int]:
+    def scores(self, state: State) -> Scores:
         raise NotImplementedError
 
     def status(self, state: State) -> Status:
         raise NotImplementedError
+
+    def places(self, state: State) -> dict[str, list[int]]:
+        """Where every piece (card, tile) is, by id: each id in exactly one place, the same ids all game long.
+        The contract suite checks both; games without pieces return nothing."""
+        return {}
+
+    def visible_pieces(self, state: State, seat: int | None) -> set[int]:
+        """The ids of the pieces ``seat`` may see now (``None``: a spectator). The contract suite checks that no
+        view or event sent to ``seat`` names any other piece."""
+        return set()
 
     def encounters(self, state: State, events: list[Event]) -> list[WordEncounter]:
         """The words each seat met in one move, from that move's (uncensored) ``events``; ``state`` is the table's
@@ -153,10 +308,6 @@ class Game:
 
     # -- hooks for subclasses --------------------------------------------------------------------
     def _new(self, players: int, options: dict[str, Any], seed: int) -> tuple[State, list[Event]]:
-        raise NotImplementedError
-
-    def _apply(self, state: State, seat: int | None, action: Action, ctx: Context) -> list[Event]:
-        """Mutate ``state`` (already a private copy) and return the events."""
         raise NotImplementedError
 
     def _after_removal(self, state: State, seat: int, ctx: Context) -> list[Event]:

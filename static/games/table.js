@@ -1,11 +1,11 @@
-// A live table page (protocol: DESIGN.md §2). Keeps the last seq, asks for a snapshot on a gap, shows errors and
-// whose turn it is, and draws the game by handing each new view to the game's renderer module
-// (renderers/<slug>.js, or renderers/generic.js when a game has none yet).
+// A live table page (protocol: docs/protocol.md). Keeps the last seq, asks for a snapshot on a gap, shows errors and
+// whose turn it is, and draws the game by handing each new view to the renderer module the game declares.
 //
+// This page reads only the view's envelope (seat, phase, to_act, actions, scores, finished, winners, last_move);
+// the game's own part is view.body, which only its renderer reads.
 // A renderer exports render(container, ctx) and may export describe(event, ctx) -> string for the event log and
-// prompt(view, ctx) -> string for the turn banner, and myTurn(view, ctx) -> bool when having an action available does
-// not mean it is the player's turn (anyone may start a game's timer, say).
-// ctx: { view, table, seq, seat, isTeacher, events, send(action), name(seat) }.
+// prompt(view, ctx) -> string for the turn banner.
+// ctx: { view, table, seq, seat, isTeacher, events, send(action), preview(action) -> Promise, name(seat) }.
 import { connectLive } from "../js/live.js";
 import { el } from "./dom.js";
 
@@ -24,13 +24,11 @@ let lastSeq = -1;
 let current = null; // { seq, view, table, events }
 let pending = null; // { clientId, timer }
 let live = null;
+const previews = new Map(); // client_id -> { resolve, reject }
 
-async function loadRenderer() {
-  try {
-    return await import(root.dataset.renderer);
-  } catch {
-    return import(root.dataset.fallback);
-  }
+// The game declares its renderer (the generic one where it has none of its own): never guessed from a file name.
+function loadRenderer() {
+  return import(root.dataset.renderer);
 }
 
 function name(s) {
@@ -40,12 +38,29 @@ function name(s) {
 }
 
 function context() {
-  return { ...current, seat, isTeacher, send, name };
+  return { ...current, seat, isTeacher, send, preview, name };
+}
+
+function newClientId() {
+  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+}
+
+// Ask the server what an action would do (words formed, a score): answered to this page only, never stored.
+// Resolves with the result, rejects with { code, message }.
+function preview(action) {
+  const clientId = newClientId();
+  return new Promise((resolve, reject) => {
+    if (!live.send({ type: "preview", action, client_id: clientId })) {
+      reject({ code: "offline", message: "Not connected." });
+      return;
+    }
+    previews.set(clientId, { resolve, reject });
+  });
 }
 
 function send(action) {
   clearError();
-  const clientId = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+  const clientId = newClientId();
   if (!live.send({ type: "action", action, client_id: clientId })) {
     showError("Not connected: wait until the page says “live”, then try again.");
     return;
@@ -74,18 +89,24 @@ function clearError() {
 
 function isMine() {
   const { view } = current;
-  if (seat === null) return false;
-  return renderer.myTurn ? renderer.myTurn(view, context()) : (view.actions || []).length > 0;
+  return seat !== null && view.to_act.includes(seat) && view.actions.length > 0;
+}
+
+function names(seats) {
+  const list = seats.map(name);
+  return list.length > 1 ? `${list.slice(0, -1).join(", ")} and ${list.at(-1)}` : list.join("");
 }
 
 function turnText() {
   const { view, table } = current;
   if (table.status === "paused") return "The teacher has paused this game.";
-  if (table.status === "finished" || view.phase === "finished") return "The game is over.";
+  if (view.finished) return view.winners.length ? `The game is over: ${names(view.winners)} won.` : "The game is over.";
+  if (table.status === "finished") return "The teacher has ended this game.";
   const prompt = renderer.prompt ? renderer.prompt(view, context()) : "";
   if (isMine()) return `Your turn${prompt ? `: ${prompt}` : "."}`;
-  if (typeof view.turn === "number") return `Waiting for ${name(view.turn)}.`;
-  return prompt || `Phase: ${view.phase ?? "…"}`;
+  if (view.to_act.length) return `Waiting for ${names(view.to_act)}.${prompt ? ` ${prompt}` : ""}`;
+  if (view.awaiting_teacher) return "Waiting for the teacher.";
+  return prompt || view.summary;
 }
 
 function describe(event) {
@@ -129,6 +150,12 @@ function onMessage(message) {
     clearError();
     addToLog(message.events);
     draw();
+  } else if (message.type === "preview") {
+    const waiting = previews.get(message.client_id);
+    if (!waiting) return;
+    previews.delete(message.client_id);
+    if (message.ok) waiting.resolve(message.result);
+    else waiting.reject({ code: message.code, message: message.message });
   } else if (message.type === "error") {
     settle();
     showError(message.message);

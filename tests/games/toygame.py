@@ -8,9 +8,27 @@ when someone plays their last card.
 
 from typing import Any
 
-from games.engine import Context, Event, Game, Option, RuleError, State, Status, event, private, score
+from games.engine import (
+    INT,
+    STR,
+    TEACHER,
+    TURN,
+    Context,
+    Event,
+    Field,
+    Game,
+    Option,
+    RuleError,
+    Scores,
+    State,
+    Status,
+    action,
+    event,
+    private,
+    score,
+)
 from games.engine.cards import deal, take
-from games.engine.errors import BAD_ACTION, GAME_OVER, NOT_A_WORD, NOT_HELD, NOT_YOUR_TURN, TEACHER_ONLY
+from games.engine.errors import NOT_A_WORD, NOT_ALLOWED, NOT_HELD
 from games.engine.rng import new_rng_state, shuffled
 from games.engine.turns import active_seats, next_seat
 
@@ -24,6 +42,7 @@ class Toy(Game):
     min_players = 1
     max_players = 4
     options = (Option("hand_size", "Cards per hand", "int", 2, low=1, high=4),)
+    piece_fields = ("hand", "played", "card", "cards")
 
     def _new(self, players: int, options: dict[str, Any], seed: int) -> tuple[State, list[Event]]:
         state: State = {"players": players, "options": options, "rng": new_rng_state(seed), "removed": []}
@@ -32,31 +51,34 @@ class Toy(Game):
         state.update(stock=stock, played=[], turn=0, scores=[0] * players, finished=False, last_played_at=None)
         return state, [private("dealt", [s], {"cards": state["hands"][s]}, seat=s) for s in range(players)]
 
-    def _apply(self, state: State, seat: int | None, action: dict[str, Any], ctx: Context) -> list[Event]:
-        kind = action["type"]
-        if kind not in ("draw", "play", "say", "skip"):
-            raise RuleError(BAD_ACTION, f"Unknown action {kind!r}.")
-        if state["finished"]:
-            raise RuleError(GAME_OVER, "The game is over.")
-        if kind == "skip":
-            if seat is not None:
-                raise RuleError(TEACHER_ONLY, "Only the teacher can skip a player.")
-            return self._pass_turn(state, [event("skipped", seat=state["turn"])])
-        if seat != state["turn"]:
-            raise RuleError(NOT_YOUR_TURN, "It is not your turn.")
-        if kind == "draw":
-            if not state["stock"]:
-                raise RuleError(BAD_ACTION, "The stock is empty.")
-            card = deal(state["stock"], 1)[0]
-            state["hands"][seat].append(card)
-            return [private("drew", [seat], {"card": card}, seat=seat)]
-        if kind == "say":
-            word = action.get("word")
-            if not isinstance(word, str) or ctx.lexicon is None or not ctx.lexicon.is_word(ctx.lexicon.normalise(word)):
-                raise RuleError(NOT_A_WORD, f"{word!r} is not a word.")
-            state["scores"][seat] += 1
-            return [score(seat, 1, "word", word=word)]
-        card = action.get("card")
+    @action("skip", phases=("play",), actor=TEACHER)
+    def _skip(self, state: State, seat: None, action: dict[str, Any], ctx: Context) -> list[Event]:
+        return self._pass_turn(state, [event("skipped", seat=state["turn"])])
+
+    def _stock_left(self, state: State, seat: int) -> None:
+        if not state["stock"]:
+            raise RuleError(NOT_ALLOWED, "The stock is empty.")
+
+    @action("draw", phases=("play",), actor=TURN, allowed="_stock_left")
+    def _draw(self, state: State, seat: int, action: dict[str, Any], ctx: Context) -> list[Event]:
+        card = deal(state["stock"], 1)[0]
+        state["hands"][seat].append(card)
+        return [private("drew", [seat], {"card": card}, seat=seat)]
+
+    @action("say", phases=("play",), actor=TURN, fields=(Field("word", STR, max_length=30),))
+    def _say(self, state: State, seat: int, action: dict[str, Any], ctx: Context) -> list[Event]:
+        word = action["word"]
+        if ctx.lexicon is None or not ctx.lexicon.is_word(ctx.lexicon.normalise(word)):
+            raise RuleError(NOT_A_WORD, f"{word!r} is not a word.")
+        state["scores"][seat] += 1
+        return [score(seat, 1, "word", word=word)]
+
+    def _hand_choices(self, state: State, seat: int) -> dict[str, Any]:
+        return {"card": list(state["hands"][seat])}
+
+    @action("play", phases=("play",), actor=TURN, fields=(Field("card", INT),), choices="_hand_choices")
+    def _play(self, state: State, seat: int, action: dict[str, Any], ctx: Context) -> list[Event]:
+        card = action["card"]
         try:
             take(state["hands"][seat], [card])
         except ValueError:
@@ -85,34 +107,33 @@ class Toy(Game):
             return self._pass_turn(state, events)
         return events
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        view = {
-            "seat": seat,
+    def body(self, state: State, seat: int | None) -> dict[str, Any]:
+        body = {
             "turn": state["turn"],
             "hand_counts": [len(h) for h in state["hands"]],
             "played": list(state["played"]),
             "stock_count": len(state["stock"]),
-            "scores": list(state["scores"]),
-            "actions": self._actions(state, seat),
         }
         if seat is not None:
-            view["hand"] = list(state["hands"][seat])
-        return view
+            body["hand"] = list(state["hands"][seat])
+        return body
 
-    def _actions(self, state: State, seat: int | None) -> list[str]:
-        if state["finished"]:
-            return []
-        if seat is None:
-            return ["skip"]
-        return ["draw", "play", "say"] if seat == state["turn"] else []
-
-    def scores(self, state: State) -> list[int]:
-        return list(state["scores"])
+    def scores(self, state: State) -> Scores:
+        return Scores(list(state["scores"]))
 
     def status(self, state: State) -> Status:
         if state["finished"]:
             return Status("over", (), finished=True, summary="Game over.")
         return Status("play", (state["turn"],), summary=f"Seat {state['turn']} to play.")
+
+    def places(self, state: State) -> dict[str, list[int]]:
+        found = {"stock": list(state["stock"]), "played": list(state["played"])}
+        found.update({f"hand {s}": list(hand) for s, hand in enumerate(state["hands"])})
+        return found
+
+    def visible_pieces(self, state: State, seat: int | None) -> set[int]:
+        own = set(state["hands"][seat]) if seat is not None else set()
+        return own | set(state["played"])
 
 
 TOY = Toy()
