@@ -129,7 +129,8 @@ def step(played: Played, case: Case, rng: random.Random, ctx: Context) -> bool:
     try:
         new_state, events = rules.apply(state, actor, action, ctx)
     except RuleError as error:
-        assert error.code and error.message, "a refusal says why"
+        assert error.code, "a refusal has a code"
+        assert error.message, "a refusal says why"
         assert json.dumps(state, sort_keys=True) == before, "a refused action changed the state"
         played.refused += 1
         return True
