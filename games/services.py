@@ -33,7 +33,7 @@ from django.utils import timezone
 
 from config.celery import app as celery_app
 from games import selectors
-from games.engine import Action, Context, Event, Game, RuleError, censor_all
+from games.engine import Action, AppError, Context, Event, Game, censor_all
 from games.models import Lesson, Move, Seat, Table
 from games.rules import GAMES
 from learning import services as learning_services
@@ -88,7 +88,7 @@ def _run_rules(
     """Run one rules call with the table's lexicon; the rules' refusals become :class:`TableError`."""
     try:
         return play(Context(selectors.word_list_for(lexicon_id), now.timestamp()))
-    except RuleError as error:
+    except AppError as error:
         raise TableError(error.code, error.message) from error
     except lexicon_services.LexiconNotReady:
         raise TableError("lexicon_not_ready", "The table's lexicon is being imported; try again shortly.") from None
@@ -151,7 +151,7 @@ def _run_all(work: list[Callable[[], None]]) -> None:
 def apply_action(table_id: int, user: User, action: Action, expected_version: int | None = None) -> Move:
     """Apply ``action`` by ``user`` (a seated student, or the class's teacher acting as moderator) to the table.
 
-    Raises :class:`TableError` (the rules' :class:`RuleError` codes pass through) and then nothing has changed.
+    Raises :class:`TableError` (the rules' :class:`AppError` codes pass through) and then nothing has changed.
     ``expected_version``: refuse with ``stale`` unless the table is still at that sequence number.
     """
     if not isinstance(action, dict):
@@ -198,7 +198,7 @@ def preview_action(table_id: int, user: User, action: Action) -> dict[str, Any]:
     ctx = Context(selectors.word_list_for(table.lexicon_id), timezone.now().timestamp())
     try:
         return rules.preview(table.state, seat, action, ctx)
-    except RuleError as error:
+    except AppError as error:
         raise TableError(error.code, error.message) from error
 
 
@@ -277,7 +277,7 @@ def start_lesson(
     rules = rules_of(game)
     try:
         options = rules.clean_options(options)
-    except RuleError as error:
+    except AppError as error:
         raise TableError(error.code, error.message) from error
     _check_lexicon(teacher, classroom, rules, lexicon)
     with transaction.atomic():
@@ -374,7 +374,7 @@ def _new_table(lesson: Lesson, number: int, rules: Game, students: list[Student]
     seed = secrets.randbits(62)
     try:
         state, events = rules.new_game(len(students), lesson.options, seed)
-    except RuleError as error:
+    except AppError as error:
         raise TableError(error.code, error.message) from error
     table = Table.objects.create(
         lesson=lesson,

@@ -4,7 +4,7 @@ Pure Python: nothing here (nor in ``games/rules/``) may import Django or do I/O.
 """
 
 from .actions import ANY_PHASE, ANYONE, BOOL, INT, INTS, LIST, OBJECT, PLAYER, STR, TEACHER, TURN, Field, action
-from .errors import RuleError
+from .errors import AppError
 from .events import Event, censor, censor_all, event, private, score, score_totals
 from .game import Action, Context, Game, Option, Scores, State, Status
 from .lexicon import WordList, WordSet
@@ -22,12 +22,12 @@ __all__ = [
     "TEACHER",
     "TURN",
     "Action",
+    "AppError",
     "Context",
     "Event",
     "Field",
     "Game",
     "Option",
-    "RuleError",
     "Scores",
     "State",
     "Status",

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from .errors import BAD_ACTION, RuleError
+from .errors import BAD_ACTION, AppError
 
 TURN = "turn"
 PLAYER = "player"
@@ -99,7 +99,7 @@ class ActionSpec:
     of the game:
 
     - ``handler(state, seat, action, ctx) -> list[Event]`` mutates a private copy of the state;
-    - ``allowed(state, seat) -> None`` raises :class:`RuleError` when the action is not open to ``seat`` now (no
+    - ``allowed(state, seat) -> None`` raises :class:`AppError` when the action is not open to ``seat`` now (no
       hints left, an empty pile): it decides both what ``actions`` offers and what the engine refuses;
     - ``choices(state, seat) -> dict[field, list]``: the legal values of fields, where cheap to compute;
     - ``preview(state, seat, action, ctx) -> dict``: what the action would do (words formed, a score), answered to
@@ -172,7 +172,7 @@ def action(
 
 def _need(condition: bool, message: str) -> None:
     if not condition:
-        raise RuleError(BAD_ACTION, message)
+        raise AppError(BAD_ACTION, message)
 
 
 def _is_int(value: Any) -> bool:

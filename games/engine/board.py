@@ -9,7 +9,7 @@ import string
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .errors import RuleError
+from .errors import AppError
 
 BAD_PLACEMENT = "bad_placement"
 
@@ -23,12 +23,12 @@ def square(row: int, col: int) -> str:
 
 
 def coords(name: str, size: int) -> tuple[int, int]:
-    """``"H8"`` → ``(7, 7)``; :class:`RuleError` for a name that is not on a ``size``×``size`` board."""
+    """``"H8"`` → ``(7, 7)``; :class:`AppError` for a name that is not on a ``size``×``size`` board."""
     if isinstance(name, str) and len(name) >= 2 and name[0].upper() in string.ascii_uppercase[:size]:
         digits = name[1:]
         if digits.isdigit() and 1 <= int(digits) <= size:
             return int(digits) - 1, string.ascii_uppercase.index(name[0].upper())
-    raise RuleError(BAD_PLACEMENT, f"{name!r} is not a square of the board (A1 to {square(size - 1, size - 1)}).")
+    raise AppError(BAD_PLACEMENT, f"{name!r} is not a square of the board (A1 to {square(size - 1, size - 1)}).")
 
 
 def premium_squares(layout: Mapping[str, Iterable[str]]) -> dict[str, str]:
@@ -56,15 +56,15 @@ def words_formed(board: Mapping[str, Any], new: Mapping[str, Any], size: int) ->
     tile are not words and are left out; whether what remains is enough is the caller's rule.
     """
     if not new:
-        raise RuleError(BAD_PLACEMENT, "Place at least one tile.")
+        raise AppError(BAD_PLACEMENT, "Place at least one tile.")
     taken = sorted(set(new) & set(board))
     if taken:
-        raise RuleError(BAD_PLACEMENT, f"{', '.join(taken)} already has a tile.")
+        raise AppError(BAD_PLACEMENT, f"{', '.join(taken)} already has a tile.")
     spots = sorted(coords(name, size) for name in new)
     rows = {r for r, _ in spots}
     cols = {c for _, c in spots}
     if len(rows) > 1 and len(cols) > 1:
-        raise RuleError(BAD_PLACEMENT, "All tiles of a move go in one line, across or down.")
+        raise AppError(BAD_PLACEMENT, "All tiles of a move go in one line, across or down.")
     directions = [ACROSS, DOWN] if len(spots) == 1 else [ACROSS] if len(rows) == 1 else [DOWN]
     main = directions[0]
     first, last = spots[0], spots[-1]
@@ -73,7 +73,7 @@ def words_formed(board: Mapping[str, Any], new: Mapping[str, Any], size: int) ->
     while (row, col) != last:
         row, col = row + dr, col + dc
         if square(row, col) not in board and square(row, col) not in new:
-            raise RuleError(BAD_PLACEMENT, f"The word has a gap at {square(row, col)}.")
+            raise AppError(BAD_PLACEMENT, f"The word has a gap at {square(row, col)}.")
     words = []
     for step in directions:
         run = _run(board, new, first, step, size)

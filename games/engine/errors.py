@@ -1,12 +1,16 @@
-"""Errors a rules module raises when an action is not allowed.
+"""The application's one error type, and the codes the rules share.
+
+:class:`AppError` is what the rules raise when an action is not allowed, and what the services raise when
+something cannot be done at a table, a lesson or a class: a stable ``code`` and a ``message`` in plain words for
+the person who asked. It lives here, in the pure engine, so that the rules can raise it without importing Django.
 
 Codes are stable strings: the browser client and tests rely on them, so rename none. A rules module
 may add its own codes, but should reuse these where one fits.
 """
 
 
-class RuleError(Exception):
-    """An action the rules do not allow; the state is unchanged and the sender is told why."""
+class AppError(Exception):
+    """Something the application refuses to do; nothing has changed and the sender is told why."""
 
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
@@ -14,7 +18,7 @@ class RuleError(Exception):
         self.message = message
 
     def __repr__(self) -> str:
-        return f"RuleError({self.code!r}, {self.message!r})"
+        return f"AppError({self.code!r}, {self.message!r})"
 
 
 # Shared codes.

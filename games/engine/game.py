@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 
 from .actions import ANYONE, TEACHER, TURN, ActionSpec
 from .encounters import WordEncounter
-from .errors import BAD_ACTION, GAME_OVER, NOT_ALLOWED, NOT_YOUR_TURN, TEACHER_ONLY, WRONG_PHASE, RuleError
+from .errors import BAD_ACTION, GAME_OVER, NOT_ALLOWED, NOT_YOUR_TURN, TEACHER_ONLY, WRONG_PHASE, AppError
 from .events import Event, censor
 from .lexicon import WordList
 from .turns import active_seats
@@ -70,7 +70,7 @@ class Option:
                 and (self.high is None or number <= self.high)
             ):
                 return number
-        raise RuleError("bad_option", f"{self.label}: {value!r} is not an allowed value.")
+        raise AppError("bad_option", f"{self.label}: {value!r} is not an allowed value.")
 
 
 @dataclass
@@ -154,13 +154,13 @@ class Game:
         known = {opt.name: opt for opt in self.options}
         unknown = sorted(set(raw) - set(known))
         if unknown:
-            raise RuleError("bad_option", f"Unknown option: {', '.join(unknown)}.")
+            raise AppError("bad_option", f"Unknown option: {', '.join(unknown)}.")
         return {name: opt.clean(raw[name]) if name in raw else opt.default for name, opt in known.items()}
 
     # -- the protocol --------------------------------------------------------------------------
     def new_game(self, players: int, options: dict[str, Any] | None, seed: int) -> tuple[State, list[Event]]:
         if not self.min_players <= players <= self.max_players:
-            raise RuleError(
+            raise AppError(
                 "bad_players", f"{self.title} is for {self.min_players} to {self.max_players} players, not {players}."
             )
         state, events = self._new(players, self.clean_options(options), seed)
@@ -168,7 +168,7 @@ class Game:
         return state, events
 
     def apply(self, state: State, seat: int | None, action: Action, ctx: Context) -> tuple[State, list[Event]]:
-        """Apply ``action`` by ``seat`` (``None``: the teacher). Raises :class:`RuleError`, and then the state
+        """Apply ``action`` by ``seat`` (``None``: the teacher). Raises :class:`AppError`, and then the state
         given is untouched."""
         spec = self.admit(state, seat, action)
         new_state = private_copy(state)
@@ -180,41 +180,41 @@ class Game:
         """What ``action`` would do, for its sender only: checked as :meth:`apply` checks it, never stored."""
         spec = self.admit(state, seat, action)
         if spec.preview is None:
-            raise RuleError(BAD_ACTION, f"{spec.type} has no preview.")
+            raise AppError(BAD_ACTION, f"{spec.type} has no preview.")
         result: dict[str, Any] = getattr(self, spec.preview)(private_copy(state), seat, action, ctx)
         return result
 
     def admit(self, state: State, seat: int | None, action: Any) -> ActionSpec:
         """The declaration of ``action`` once the engine has checked that ``seat`` may send it now; raises
-        :class:`RuleError` otherwise. Shape first (a malformed action is malformed whatever the state), then
+        :class:`AppError` otherwise. Shape first (a malformed action is malformed whatever the state), then
         the game's state: over, phase, actor, and the action's own ``allowed`` check."""
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            raise RuleError(BAD_ACTION, "An action needs a type.")
+            raise AppError(BAD_ACTION, "An action needs a type.")
         spec = self.action_specs.get(action["type"])
         if spec is None:
-            raise RuleError(BAD_ACTION, f"Unknown action {action['type'][:40]!r}.")
+            raise AppError(BAD_ACTION, f"Unknown action {action['type'][:40]!r}.")
         spec.check_fields(action)
         status = self.status(state)
         if status.finished:
-            raise RuleError(GAME_OVER, "The game is over.")
+            raise AppError(GAME_OVER, "The game is over.")
         self._check_open(spec, state, seat, status)
         return spec
 
     def _check_open(self, spec: ActionSpec, state: State, seat: int | None, status: Status) -> None:
         if not spec.in_phase(status.phase):
-            raise RuleError(
+            raise AppError(
                 WRONG_PHASE,
                 f"Not now: {spec.label or spec.type.replace('_', ' ')} is not possible at this point of the game.",
             )
         if seat is None:
             if spec.actor not in (TEACHER, ANYONE):
-                raise RuleError(NOT_ALLOWED, "The teacher has no seat to play from.")
+                raise AppError(NOT_ALLOWED, "The teacher has no seat to play from.")
         elif spec.actor == TEACHER:
-            raise RuleError(TEACHER_ONLY, f"Only the teacher can {spec.label or spec.type.replace('_', ' ')}.")
+            raise AppError(TEACHER_ONLY, f"Only the teacher can {spec.label or spec.type.replace('_', ' ')}.")
         elif seat not in active_seats(state):
-            raise RuleError(NOT_ALLOWED, "That seat is not in the game.")
+            raise AppError(NOT_ALLOWED, "That seat is not in the game.")
         elif spec.actor == TURN and seat not in status.to_act:
-            raise RuleError(NOT_YOUR_TURN, "It is not your turn.")
+            raise AppError(NOT_YOUR_TURN, "It is not your turn.")
         if spec.allowed is not None:
             getattr(self, spec.allowed)(state, seat)
 
@@ -228,7 +228,7 @@ class Game:
         for spec in self.action_specs.values():
             try:
                 self._check_open(spec, state, seat, status)
-            except RuleError:
+            except AppError:
                 continue
             choices = getattr(self, spec.choices)(state, seat) if spec.choices else {}
             offered.append(spec.describe(choices))

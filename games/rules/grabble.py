@@ -47,7 +47,7 @@ teacher ``finish``.
 
 from typing import Any
 
-from games.engine import Action, Context, Event, Game, Option, RuleError, State, Status, event, private, score
+from games.engine import Action, AppError, Context, Event, Game, Option, State, Status, event, private, score
 from games.engine.board import BAD_PLACEMENT, coords, touches, words_formed
 from games.engine.cards import deal, shuffled_ids, take
 from games.engine.encounters import PARSED, QUIZZED, TAUGHT, WordEncounter, played_and_seen
@@ -84,8 +84,8 @@ def _alphabet_rank(letter: str) -> int:
     return ALPHABET.index(letter) if letter else -1
 
 
-def _fail(code: str, message: str) -> RuleError:
-    return RuleError(code, message)
+def _fail(code: str, message: str) -> AppError:
+    return AppError(code, message)
 
 
 def _need(condition: bool, message: str, code: str = BAD_ACTION) -> None:

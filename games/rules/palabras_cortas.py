@@ -37,7 +37,7 @@ Choices where the sheet is silent or ambiguous (◐ in ``specs/components.md``):
 
 from typing import Any
 
-from games.engine import Context, Event, Game, Option, RuleError, State, Status, event, private, score
+from games.engine import AppError, Context, Event, Game, Option, State, Status, event, private, score
 from games.engine.cards import Card, build_deck, deal, shuffled_ids, take
 from games.engine.encounters import WordEncounter, played_and_seen
 from games.engine.errors import (
@@ -112,7 +112,7 @@ def word_record(cards: list[Card], ids: list[int]) -> dict[str, Any]:
 def look_up(ctx: Context, text: str) -> tuple[str, bool]:
     """The lexicon key of ``text`` and whether it is a word."""
     if ctx.lexicon is None:
-        raise RuleError(NO_LEXICON, "This table has no lexicon to check words against.")
+        raise AppError(NO_LEXICON, "This table has no lexicon to check words against.")
     key = ctx.lexicon.normalise(text)
     return key, ctx.lexicon.is_word(key)
 
@@ -120,17 +120,17 @@ def look_up(ctx: Context, text: str) -> tuple[str, bool]:
 def card_id(value: Any, what: str = "card") -> int:
     """A card id from an action, or a clear error."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleError(BAD_ACTION, f"The {what} must be given as a card id (a whole number).")
+        raise AppError(BAD_ACTION, f"The {what} must be given as a card id (a whole number).")
     return value
 
 
 def word_ids(value: Any) -> list[int]:
     """One word from an action: a list of at least two card ids, in reading order."""
     if not isinstance(value, list):
-        raise RuleError(BAD_ACTION, "Each word must be a list of card ids.")
+        raise AppError(BAD_ACTION, "Each word must be a list of card ids.")
     ids = [card_id(v, "word's card") for v in value]
     if len(ids) < 2:
-        raise RuleError(NOT_A_WORD, "A word needs at least two cards.")
+        raise AppError(NOT_A_WORD, "A word needs at least two cards.")
     return ids
 
 
@@ -138,10 +138,10 @@ def check_shape(action: dict[str, Any], shapes: dict[str, dict[str, Any]]) -> st
     """The action's type, after refusing unknown types and fields (a typo must not be silently ignored)."""
     kind = action["type"]
     if kind not in shapes:
-        raise RuleError(BAD_ACTION, f"Unknown action {kind!r}.")
+        raise AppError(BAD_ACTION, f"Unknown action {kind!r}.")
     extra = sorted(set(action) - set(shapes[kind]))
     if extra:
-        raise RuleError(BAD_ACTION, f"Unexpected field(s) for {kind}: {', '.join(map(str, extra))}.")
+        raise AppError(BAD_ACTION, f"Unexpected field(s) for {kind}: {', '.join(map(str, extra))}.")
     return kind
 
 
@@ -261,36 +261,36 @@ class PalabrasCortas(Game):
     def _apply(self, state: State, seat: int | None, action: dict[str, Any], ctx: Context) -> list[Event]:
         kind = check_shape(action, ACTION_SHAPES)
         if state["phase"] == "finished":
-            raise RuleError(GAME_OVER, "The game is over.")
+            raise AppError(GAME_OVER, "The game is over.")
         if seat is None:
             if kind != "advance":
-                raise RuleError(NOT_ALLOWED, "The teacher can only advance the game (to end a challenge review).")
+                raise AppError(NOT_ALLOWED, "The teacher can only advance the game (to end a challenge review).")
             return self._advance(state)
         if kind == "advance":
-            raise RuleError(TEACHER_ONLY, "Only the teacher can advance the game.")
+            raise AppError(TEACHER_ONLY, "Only the teacher can advance the game.")
         if not isinstance(seat, int) or seat not in active_seats(state):
-            raise RuleError(NOT_ALLOWED, "That seat is not playing.")
+            raise AppError(NOT_ALLOWED, "That seat is not playing.")
         if kind in ("challenge", "ready"):
             if state["phase"] != "review":
-                raise RuleError(WRONG_PHASE, "Words can be challenged only in the review after a hand.")
+                raise AppError(WRONG_PHASE, "Words can be challenged only in the review after a hand.")
             return self._challenge(state, seat, action, ctx) if kind == "challenge" else self._ready(state, seat)
         if state["phase"] == "review":
-            raise RuleError(WRONG_PHASE, "The hand is over: challenge words or say you are ready.")
+            raise AppError(WRONG_PHASE, "The hand is over: challenge words or say you are ready.")
         if state["turn"] != seat:
-            raise RuleError(NOT_YOUR_TURN, "It is not your turn.")
+            raise AppError(NOT_YOUR_TURN, "It is not your turn.")
         if kind in ("draw_stock", "draw_discard"):
             if state["phase"] != "draw":
-                raise RuleError(WRONG_PHASE, "You have drawn already: now discard.")
+                raise AppError(WRONG_PHASE, "You have drawn already: now discard.")
             return self._draw_stock(state, seat) if kind == "draw_stock" else self._draw_discard(state, seat)
         if state["phase"] != "discard":
-            raise RuleError(WRONG_PHASE, "Draw a card first, from the stock or the discard pile.")
+            raise AppError(WRONG_PHASE, "Draw a card first, from the stock or the discard pile.")
         if kind == "go_out":
             if state["went_out"] is not None:
-                raise RuleError(NOT_ALLOWED, "Someone has gone out already: lay down your words (lay_down).")
+                raise AppError(NOT_ALLOWED, "Someone has gone out already: lay down your words (lay_down).")
             return self._lay(state, seat, action, ctx, going_out=True)
         if kind == "lay_down" or state["went_out"] is not None:
             if state["went_out"] is None:
-                raise RuleError(
+                raise AppError(
                     NOT_ALLOWED, "Words are laid only to go out, or on your last turn after someone went out."
                 )
             return self._lay(state, seat, {**action, "words": action.get("words", [])}, ctx, going_out=False)
@@ -300,7 +300,7 @@ class PalabrasCortas(Game):
         events: list[Event] = []
         if not state["stock"]:
             if len(state["discard"]) < 2:
-                raise RuleError(NOT_ALLOWED, "The stock is empty and the discard pile is only its top card: take it.")
+                raise AppError(NOT_ALLOWED, "The stock is empty and the discard pile is only its top card: take it.")
             top = state["discard"].pop()
             state["stock"] = shuffled(state, state["discard"])
             state["discard"] = [top]
@@ -313,7 +313,7 @@ class PalabrasCortas(Game):
 
     def _draw_discard(self, state: State, seat: int) -> list[Event]:
         if not state["discard"]:
-            raise RuleError(NOT_ALLOWED, "The discard pile is empty: draw from the stock.")
+            raise AppError(NOT_ALLOWED, "The discard pile is empty: draw from the stock.")
         card = state["discard"].pop()
         state["hands"][seat].append(card)
         state["phase"] = "discard"
@@ -332,31 +332,31 @@ class PalabrasCortas(Game):
             take(state["hands"][seat], ids)
         except ValueError:
             if len(set(ids)) != len(ids):
-                raise RuleError(BAD_ACTION, "The same card is used twice.") from None
-            raise RuleError(NOT_HELD, "You do not hold that card.") from None
+                raise AppError(BAD_ACTION, "The same card is used twice.") from None
+            raise AppError(NOT_HELD, "You do not hold that card.") from None
 
     def _lay(self, state: State, seat: int, action: dict[str, Any], ctx: Context, *, going_out: bool) -> list[Event]:
         """Go out, or (after someone went out) take a last turn: lay words, then discard."""
         raw_words = action.get("words")
         if not isinstance(raw_words, list):
-            raise RuleError(BAD_ACTION, "Give the words as a list of lists of card ids.")
+            raise AppError(BAD_ACTION, "Give the words as a list of lists of card ids.")
         words = [word_ids(w) for w in raw_words]
         discard = card_id(action.get("card"), "discard")
         used = [i for w in words for i in w] + [discard]
         if len(set(used)) != len(used):
-            raise RuleError(BAD_ACTION, "The same card is used twice.")
+            raise AppError(BAD_ACTION, "The same card is used twice.")
         hand = state["hands"][seat]
         if any(i not in hand for i in used):
-            raise RuleError(NOT_HELD, "You do not hold every card you named.")
+            raise AppError(NOT_HELD, "You do not hold every card you named.")
         if going_out and len(used) != len(hand):
-            raise RuleError(NOT_ALLOWED, "To go out, every card but the one you discard must be in words.")
+            raise AppError(NOT_ALLOWED, "To go out, every card but the one you discard must be in words.")
         cards = self._cards(state)
         checked = []
         if state["options"]["checking"] == "automatic":
             for w in words:
                 key, ok = look_up(ctx, spell(cards, w))
                 if not ok:
-                    raise RuleError(NOT_A_WORD, f"{spell(cards, w)} is not in the lexicon.")
+                    raise AppError(NOT_A_WORD, f"{spell(cards, w)} is not in the lexicon.")
                 checked.append(key)
         self._take(state, seat, used)
         state["laid"][seat].extend(words)
@@ -394,18 +394,18 @@ class PalabrasCortas(Game):
     def _challenge(self, state: State, seat: int, action: dict[str, Any], ctx: Context) -> list[Event]:
         review = state["review"]
         if seat in review["ready"]:
-            raise RuleError(NOT_ALLOWED, "You said you were ready: no more challenges from you this hand.")
+            raise AppError(NOT_ALLOWED, "You said you were ready: no more challenges from you this hand.")
         target, index = action.get("seat"), action.get("word")
         if isinstance(target, bool) or not isinstance(target, int) or not 0 <= target < state["players"]:
-            raise RuleError(BAD_ACTION, "Name the seat that laid the word.")
+            raise AppError(BAD_ACTION, "Name the seat that laid the word.")
         if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(state["laid"][target]):
-            raise RuleError(BAD_ACTION, "That seat has no such word.")
+            raise AppError(BAD_ACTION, "That seat has no such word.")
         if target == seat:
-            raise RuleError(NOT_ALLOWED, "You cannot challenge your own word.")
+            raise AppError(NOT_ALLOWED, "You cannot challenge your own word.")
         if target not in active_seats(state):
-            raise RuleError(NOT_ALLOWED, "That player has left the game; their words are not scored.")
+            raise AppError(NOT_ALLOWED, "That player has left the game; their words are not scored.")
         if any(c["seat"] == target and c["word"] == index for c in review["challenges"]):
-            raise RuleError(NOT_ALLOWED, "That word has been challenged already.")
+            raise AppError(NOT_ALLOWED, "That word has been challenged already.")
         cards = self._cards(state)
         ids = state["laid"][target][index]
         text = spell(cards, ids)
@@ -424,7 +424,7 @@ class PalabrasCortas(Game):
 
     def _ready(self, state: State, seat: int) -> list[Event]:
         if seat in state["review"]["ready"]:
-            raise RuleError(NOT_ALLOWED, "You are ready already.")
+            raise AppError(NOT_ALLOWED, "You are ready already.")
         state["review"]["ready"].append(seat)
         events = [event("ready", seat=seat)]
         if all(s in state["review"]["ready"] for s in active_seats(state)):
@@ -433,7 +433,7 @@ class PalabrasCortas(Game):
 
     def _advance(self, state: State) -> list[Event]:
         if state["phase"] != "review":
-            raise RuleError(WRONG_PHASE, "There is no challenge review to end.")
+            raise AppError(WRONG_PHASE, "There is no challenge review to end.")
         return [event("advanced"), *self._score_hand(state)]
 
     # -- scoring ------------------------------------------------------------------------------------------------

@@ -21,7 +21,7 @@ Choices where the sheet is terse:
 from itertools import permutations
 from typing import Any
 
-from games.engine import Context, Event, Game, RuleError, State, Status, event, score
+from games.engine import AppError, Context, Event, Game, State, Status, event, score
 from games.engine.cards import Card, deal, shuffled_ids
 from games.engine.encounters import PLAYED, WordEncounter
 from games.engine.errors import BAD_ACTION, GAME_OVER, NOT_A_WORD, NOT_ALLOWED, NOT_HELD, WRONG_PHASE
@@ -51,7 +51,7 @@ ACTION_SHAPES: dict[str, dict[str, Any]] = {
 
 def _pile_index(value: Any, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < PILES:
-        raise RuleError(BAD_ACTION, f"The {what} must be a pile number from 0 to {PILES - 1}.")
+        raise AppError(BAD_ACTION, f"The {what} must be a pile number from 0 to {PILES - 1}.")
     return value
 
 
@@ -99,33 +99,33 @@ class PalabrasCortasSolitario(Game):
     def _apply(self, state: State, seat: int | None, action: dict[str, Any], ctx: Context) -> list[Event]:
         kind = check_shape(action, ACTION_SHAPES)
         if state["phase"] == "finished":
-            raise RuleError(GAME_OVER, "The game is over.")
+            raise AppError(GAME_OVER, "The game is over.")
         if seat != 0:
-            raise RuleError(NOT_ALLOWED, "Only the player can play a solitaire.")
+            raise AppError(NOT_ALLOWED, "Only the player can play a solitaire.")
         if kind == "give_up":
             return self._finish(state, "gave_up")
         if kind == "word":
             if state["phase"] != "play":
-                raise RuleError(WRONG_PHASE, "Refill the empty pile first.")
+                raise AppError(WRONG_PHASE, "Refill the empty pile first.")
             events = self._word(state, action, ctx)
         else:
             if state["phase"] != "refill":
-                raise RuleError(WRONG_PHASE, "No pile is waiting to be refilled.")
+                raise AppError(WRONG_PHASE, "No pile is waiting to be refilled.")
             events = self._refill(state, action)
         return events + self._settle(state, ctx)
 
     def _word(self, state: State, action: dict[str, Any], ctx: Context) -> list[Event]:
         ids = word_ids(action.get("cards"))
         if len(set(ids)) != len(ids):
-            raise RuleError(BAD_ACTION, "The same card is used twice.")
+            raise AppError(BAD_ACTION, "The same card is used twice.")
         tops = {pile[-1]: i for i, pile in enumerate(state["piles"]) if pile}
         if any(i not in tops for i in ids):
-            raise RuleError(NOT_HELD, "Words are made only from the cards showing on top of the piles.")
+            raise AppError(NOT_HELD, "Words are made only from the cards showing on top of the piles.")
         cards = self._cards(state)
         text = spell(cards, ids)
         key, ok = look_up(ctx, text)
         if not ok:
-            raise RuleError(NOT_A_WORD, f"{text} is not in the lexicon.")
+            raise AppError(NOT_A_WORD, f"{text} is not in the lexicon.")
         for i in ids:
             state["piles"][tops[i]].pop()
         state["words"].append(ids)
@@ -142,9 +142,9 @@ class PalabrasCortasSolitario(Game):
         source = _pile_index(action.get("source"), "pile to take a card from")
         empty, sources = self._empty_and_sources(state)
         if target not in empty:
-            raise RuleError(NOT_ALLOWED, "That pile is not empty.")
+            raise AppError(NOT_ALLOWED, "That pile is not empty.")
         if source not in sources:
-            raise RuleError(NOT_ALLOWED, "That pile has no face-down card to turn up.")
+            raise AppError(NOT_ALLOWED, "That pile has no face-down card to turn up.")
         card = state["piles"][source].pop(-2)
         state["piles"][target].append(card)
         return [event("refill", pile=target, source=source, card=face(self._cards(state), card))]

@@ -13,12 +13,12 @@ from games.engine import (
     STR,
     TEACHER,
     TURN,
+    AppError,
     Context,
     Event,
     Field,
     Game,
     Option,
-    RuleError,
     Scores,
     State,
     Status,
@@ -57,7 +57,7 @@ class Toy(Game):
 
     def _stock_left(self, state: State, seat: int) -> None:
         if not state["stock"]:
-            raise RuleError(NOT_ALLOWED, "The stock is empty.")
+            raise AppError(NOT_ALLOWED, "The stock is empty.")
 
     @action("draw", phases=("play",), actor=TURN, allowed="_stock_left")
     def _draw(self, state: State, seat: int, action: dict[str, Any], ctx: Context) -> list[Event]:
@@ -69,7 +69,7 @@ class Toy(Game):
     def _say(self, state: State, seat: int, action: dict[str, Any], ctx: Context) -> list[Event]:
         word = action["word"]
         if ctx.lexicon is None or not ctx.lexicon.is_word(ctx.lexicon.normalise(word)):
-            raise RuleError(NOT_A_WORD, f"{word!r} is not a word.")
+            raise AppError(NOT_A_WORD, f"{word!r} is not a word.")
         state["scores"][seat] += 1
         return [score(seat, 1, "word", word=word)]
 
@@ -82,7 +82,7 @@ class Toy(Game):
         try:
             take(state["hands"][seat], [card])
         except ValueError:
-            raise RuleError(NOT_HELD, "You do not hold that card.") from None
+            raise AppError(NOT_HELD, "You do not hold that card.") from None
         state["played"].append(card)
         state["scores"][seat] += card % 10
         state["last_played_at"] = ctx.now

@@ -114,7 +114,7 @@ class Palabra(SimultaneousRounds, Game):
             if "checking" not in (raw or {}):
                 options["checking"] = "auto"
             elif options["checking"] != "auto":
-                raise errors.RuleError(
+                raise errors.AppError(
                     "bad_option", "Simultaneous play checks words automatically: there is no turn to vote in."
                 )
         return options
@@ -122,7 +122,7 @@ class Palabra(SimultaneousRounds, Game):
     # -- setting up ------------------------------------------------------------------------------
     def _new(self, players: int, options: dict[str, Any], seed: int) -> tuple[State, list[Event]]:
         if options["simultaneous"] and players < SIMULTANEOUS_MIN_PLAYERS:
-            raise errors.RuleError(
+            raise errors.AppError(
                 "bad_option", f"Simultaneous play is for {SIMULTANEOUS_MIN_PLAYERS} or more players, not {players}."
             )
         state: State = {
@@ -180,15 +180,15 @@ class Palabra(SimultaneousRounds, Game):
     # -- the protocol ----------------------------------------------------------------------------
     def _apply(self, state: State, seat: int | None, action: Action, ctx: Context) -> list[Event]:
         if state["finished"]:
-            raise errors.RuleError(errors.GAME_OVER, "The game is over.")
+            raise errors.AppError(errors.GAME_OVER, "The game is over.")
         if seat is not None and (not isinstance(seat, int) or seat not in active_seats(state)):
-            raise errors.RuleError(errors.BAD_ACTION, "That seat is not in the game.")
+            raise errors.AppError(errors.BAD_ACTION, "That seat is not in the game.")
         if state["phase"] == ROUND and action["type"] in (*PREPLAY_KINDS, *PLAYS):
             handler = self._lay
         else:
             handler = getattr(self, f"_do_{action['type']}", None) if action["type"].isidentifier() else None
         if handler is None:
-            raise errors.RuleError(errors.BAD_ACTION, f"Unknown action {action['type']!r}.")
+            raise errors.AppError(errors.BAD_ACTION, f"Unknown action {action['type']!r}.")
         events: list[Event] = []
         handler(state, seat, action, ctx, events)
         return events
@@ -261,21 +261,21 @@ class Palabra(SimultaneousRounds, Game):
         """A checked joker pre-play: one piece ``{seat, kind, victim, cards, at}`` per jokered word."""
         targets = action.get("targets")
         if not isinstance(targets, list) or not targets:
-            raise errors.RuleError(errors.BAD_ACTION, "Name the words to joker: targets [{card, seat}, ...].")
+            raise errors.AppError(errors.BAD_ACTION, "Name the words to joker: targets [{card, seat}, ...].")
         deck = deck_for(state["options"])
         pieces = []
         for target in targets:
             if not isinstance(target, dict) or set(target) != {"card", "seat"}:
-                raise errors.RuleError(errors.BAD_ACTION, "Each joker target is {card, seat}.")
+                raise errors.AppError(errors.BAD_ACTION, "Each joker target is {card, seat}.")
             card = self._card_id(state, target["card"])
             if deck[card]["kind"] != JOKER:
-                raise errors.RuleError(errors.NOT_ALLOWED, "Only joker cards can joker a word.")
+                raise errors.AppError(errors.NOT_ALLOWED, "Only joker cards can joker a word.")
             victim = target["seat"]
             if victim not in self._joker_targets(state, seat):
-                raise errors.RuleError(errors.NOT_ALLOWED, f"Seat {victim} has no word you can joker.")
+                raise errors.AppError(errors.NOT_ALLOWED, f"Seat {victim} has no word you can joker.")
             pieces.append({"seat": seat, "kind": "joker", "victim": victim, "cards": [card], "at": []})
         if len({piece["victim"] for piece in pieces}) != len(pieces):
-            raise errors.RuleError(errors.NOT_ALLOWED, "One joker per word.")
+            raise errors.AppError(errors.NOT_ALLOWED, "One joker per word.")
         self._check_held(state, seat, [piece["cards"][0] for piece in pieces])
         return pieces
 
@@ -283,28 +283,26 @@ class Palabra(SimultaneousRounds, Game):
         """A checked shave: a single piece ``{seat, kind, victim, cards, at}`` (``at``: the positions covered)."""
         victim = action.get("seat")
         if victim not in self._shave_targets(state, seat):
-            raise errors.RuleError(errors.NOT_ALLOWED, f"You cannot shave seat {victim!r}'s word now.")
+            raise errors.AppError(errors.NOT_ALLOWED, f"You cannot shave seat {victim!r}'s word now.")
         word = state["table"][victim]
         items = action.get("cards")
         if not isinstance(items, list) or not items:
-            raise errors.RuleError(errors.BAD_ACTION, "Name the shaving cards: cards [{card, at}, ...].")
+            raise errors.AppError(errors.BAD_ACTION, "Name the shaving cards: cards [{card, at}, ...].")
         deck = deck_for(state["options"])
         cards, positions = [], []
         for item in items:
             if not isinstance(item, dict) or set(item) != {"card", "at"}:
-                raise errors.RuleError(errors.BAD_ACTION, "Each shaving card is {card, at}, at a position in the word.")
+                raise errors.AppError(errors.BAD_ACTION, "Each shaving card is {card, at}, at a position in the word.")
             card = self._card_id(state, item["card"])
             at = item["at"]
             if not isinstance(at, int) or isinstance(at, bool) or not 0 <= at < len(word["cards"]):
-                raise errors.RuleError(errors.BAD_ACTION, f"The word has no position {at!r}.")
+                raise errors.AppError(errors.BAD_ACTION, f"The word has no position {at!r}.")
             if at in word["shaved"] or at in positions:
-                raise errors.RuleError(errors.NOT_ALLOWED, f"Position {at} of the word is already shaved.")
+                raise errors.AppError(errors.NOT_ALLOWED, f"Position {at} of the word is already shaved.")
             if not can_stand_for(deck[card], word["letters"][at]):
-                raise errors.RuleError(errors.NOT_ALLOWED, f"That card does not match {word['letters'][at]}.")
+                raise errors.AppError(errors.NOT_ALLOWED, f"That card does not match {word['letters'][at]}.")
             if word["lock"] and not set(word["lock"]) & set(deck[card]["colors"]):
-                raise errors.RuleError(
-                    errors.NOT_ALLOWED, f"The word is locked in {word['lock']}: shave in its colour."
-                )
+                raise errors.AppError(errors.NOT_ALLOWED, f"The word is locked in {word['lock']}: shave in its colour.")
             cards.append(card)
             positions.append(at)
         self._check_held(state, seat, cards)
@@ -386,30 +384,30 @@ class Palabra(SimultaneousRounds, Game):
     def _word_play(self, state: State, seat: int, action: Action) -> tuple[dict[str, Any], list[int]]:
         cards, letters = self._spell(state, seat, action.get("cards"))
         if not cards:
-            raise errors.RuleError(errors.BAD_ACTION, "A word needs cards.")
+            raise errors.AppError(errors.BAD_ACTION, "A word needs cards.")
         if len(letters) == 1 and letters[0] not in ONE_LETTER_WORDS:
-            raise errors.RuleError(errors.NOT_A_WORD, "The only one-letter words are A and O.")
+            raise errors.AppError(errors.NOT_A_WORD, "The only one-letter words are A and O.")
         card_values, lock, multiplier = scoring.word_values(self._faces(state, cards))
         return self._new_word(seat, "word", cards, letters, card_values, lock, multiplier, len(cards)), cards
 
     def _straight_play(self, state: State, seat: int, action: Action) -> tuple[dict[str, Any], list[int]]:
         cards, letters = self._spell(state, seat, action.get("cards"))
         if not scoring.is_straight(letters):
-            raise errors.RuleError(errors.NOT_ALLOWED, "A straight is 3 or more letters in sequence (A follows Z).")
+            raise errors.AppError(errors.NOT_ALLOWED, "A straight is 3 or more letters in sequence (A follows Z).")
         card_values, lock, multiplier = scoring.word_values(self._faces(state, cards))
         return self._new_word(seat, "straight", cards, letters, card_values, lock, multiplier, len(cards)), cards
 
     def _build_play(self, state: State, seat: int, action: Action) -> tuple[dict[str, Any], list[int]]:
         victim = action.get("seat")
         if victim not in self._build_targets(state, seat):
-            raise errors.RuleError(errors.NOT_ALLOWED, f"Seat {victim!r} has no word you can build on.")
+            raise errors.AppError(errors.NOT_ALLOWED, f"Seat {victim!r} has no word you can build on.")
         before, before_letters = self._spell(state, seat, action.get("before", []))
         after, after_letters = self._spell(state, seat, action.get("after", []))
         new = before + after
         if not new:
-            raise errors.RuleError(errors.BAD_ACTION, "Add at least one card before or after the word.")
+            raise errors.AppError(errors.BAD_ACTION, "Add at least one card before or after the word.")
         if len(set(new)) != len(new):
-            raise errors.RuleError(errors.BAD_ACTION, "The same card twice.")
+            raise errors.AppError(errors.BAD_ACTION, "The same card twice.")
         old = state["table"][victim]
         letters = before_letters + old["letters"] + after_letters
         cards = before + old["cards"] + after
@@ -417,7 +415,7 @@ class Palabra(SimultaneousRounds, Game):
             self._faces(state, old["cards"]), self._faces(state, new)
         )
         if old["lock"] and not lock:
-            raise errors.RuleError(errors.NOT_ALLOWED, f"The word is locked in {old['lock']}: build in its colour.")
+            raise errors.AppError(errors.NOT_ALLOWED, f"The word is locked in {old['lock']}: build in its colour.")
         card_values = new_values[: len(before)] + taken_values + new_values[len(before) :]
         kind = "straight" if scoring.is_straight(letters) else "word"
         word = self._new_word(seat, kind, cards, letters, card_values, lock, multiplier, len(new))
@@ -428,10 +426,10 @@ class Palabra(SimultaneousRounds, Game):
         cards = self._held_ids(state, seat, action.get("cards"))
         faces = self._faces(state, cards)
         if len(cards) < FLUSH_MIN or any(face["kind"] == JOKER for face in faces):
-            raise errors.RuleError(errors.NOT_ALLOWED, f"A flush is {FLUSH_MIN} or more letter cards of one colour.")
+            raise errors.AppError(errors.NOT_ALLOWED, f"A flush is {FLUSH_MIN} or more letter cards of one colour.")
         colour = scoring.common_colours(faces)
         if not colour:
-            raise errors.RuleError(errors.NOT_ALLOWED, "A flush must be all one colour.")
+            raise errors.AppError(errors.NOT_ALLOWED, "A flush must be all one colour.")
         letters = [face["letter"] or "*" for face in faces]
         word = self._new_word(seat, "flush", cards, letters, [f["value"] for f in faces], "", 1, 0)
         word["colour"] = colour
@@ -442,15 +440,15 @@ class Palabra(SimultaneousRounds, Game):
         if len(cards) not in scoring.VOWEL_PLAY_POINTS or not all(
             scoring.is_vowel_card(face) for face in self._faces(state, cards)
         ):
-            raise errors.RuleError(errors.NOT_ALLOWED, "A vowel play is 6 or 7 vowels (Y, vowel and wild cards count).")
+            raise errors.AppError(errors.NOT_ALLOWED, "A vowel play is 6 or 7 vowels (Y, vowel and wild cards count).")
         return cards
 
     def _exchange_cards(self, state: State, seat: int, action: Action) -> list[int]:
         cards = self._held_ids(state, seat, action.get("cards"))
         if not cards:
-            raise errors.RuleError(errors.BAD_ACTION, "Choose the cards to exchange.")
+            raise errors.AppError(errors.BAD_ACTION, "Choose the cards to exchange.")
         if len(state["pile"]) < EXCHANGE_MIN_PILE:
-            raise errors.RuleError(errors.NOT_ALLOWED, f"Exchanging needs {EXCHANGE_MIN_PILE} cards in the pile.")
+            raise errors.AppError(errors.NOT_ALLOWED, f"Exchanging needs {EXCHANGE_MIN_PILE} cards in the pile.")
         return cards
 
     def _do_vowels(self, state: State, seat: int | None, action: Action, ctx: Context, events: list[Event]) -> None:
@@ -515,20 +513,20 @@ class Palabra(SimultaneousRounds, Game):
             return None
         lookup = self._look_up(state, word, ctx)
         if not lookup["legal"]:
-            raise errors.RuleError(errors.NOT_A_WORD, f"{lookup['word']}: {lookup['why']}.")
+            raise errors.AppError(errors.NOT_A_WORD, f"{lookup['word']}: {lookup['why']}.")
         return lookup
 
     # -- challenges ------------------------------------------------------------------------------
     def _do_vote(self, state: State, seat: int | None, action: Action, ctx: Context, events: list[Event]) -> None:
         if state["phase"] != VOTE:
-            raise errors.RuleError(errors.WRONG_PHASE, "There is no word to vote on.")
+            raise errors.AppError(errors.WRONG_PHASE, "There is no word to vote on.")
         if seat not in self._voters(state):
-            raise errors.RuleError(errors.NOT_ALLOWED, "Only the other players vote on a word.")
+            raise errors.AppError(errors.NOT_ALLOWED, "Only the other players vote on a word.")
         if str(seat) in state["votes"]:
-            raise errors.RuleError(errors.NOT_ALLOWED, "You have already voted.")
+            raise errors.AppError(errors.NOT_ALLOWED, "You have already voted.")
         accept = action.get("accept")
         if not isinstance(accept, bool):
-            raise errors.RuleError(errors.BAD_ACTION, "A vote is accept: true or false.")
+            raise errors.AppError(errors.BAD_ACTION, "A vote is accept: true or false.")
         state["votes"][str(seat)] = accept
         events.append(event("vote", seat=seat, accept=accept))
         self._tally(state, events)
@@ -561,9 +559,9 @@ class Palabra(SimultaneousRounds, Game):
 
     def _do_challenge(self, state: State, seat: int | None, action: Action, ctx: Context, events: list[Event]) -> None:
         if state["phase"] != CHALLENGE:
-            raise errors.RuleError(errors.WRONG_PHASE, "There is no insisted word to challenge.")
+            raise errors.AppError(errors.WRONG_PHASE, "There is no insisted word to challenge.")
         if seat not in state["rejecters"]:
-            raise errors.RuleError(errors.NOT_ALLOWED, "Only a player who rejected the word can challenge it.")
+            raise errors.AppError(errors.NOT_ALLOWED, "Only a player who rejected the word can challenge it.")
         word = state["pending"]["word"]
         lookup = self._look_up(state, word, ctx)
         events.append(event("challenge", seat=seat, player=state["turn"], lookup=lookup, upheld=not lookup["legal"]))
@@ -576,9 +574,9 @@ class Palabra(SimultaneousRounds, Game):
 
     def _do_concede(self, state: State, seat: int | None, action: Action, ctx: Context, events: list[Event]) -> None:
         if state["phase"] != CHALLENGE:
-            raise errors.RuleError(errors.WRONG_PHASE, "There is no insisted word to concede.")
+            raise errors.AppError(errors.WRONG_PHASE, "There is no insisted word to concede.")
         if seat not in state["rejecters"]:
-            raise errors.RuleError(errors.NOT_ALLOWED, "Only a player who rejected the word can concede.")
+            raise errors.AppError(errors.NOT_ALLOWED, "Only a player who rejected the word can concede.")
         state["rejecters"].remove(seat)
         events.append(event("conceded", seat=seat))
         if not state["rejecters"]:
@@ -586,9 +584,9 @@ class Palabra(SimultaneousRounds, Game):
 
     def _do_check(self, state: State, seat: int | None, action: Action, ctx: Context, events: list[Event]) -> None:
         if seat is not None:
-            raise errors.RuleError(errors.TEACHER_ONLY, "Only the teacher settles a word by looking it up.")
+            raise errors.AppError(errors.TEACHER_ONLY, "Only the teacher settles a word by looking it up.")
         if state["phase"] not in (VOTE, DECIDE, CHALLENGE):
-            raise errors.RuleError(errors.WRONG_PHASE, "There is no disputed word.")
+            raise errors.AppError(errors.WRONG_PHASE, "There is no disputed word.")
         lookup = self._look_up(state, state["pending"]["word"], ctx)
         events.append(event("teacher_check", player=state["turn"], lookup=lookup))
         if lookup["legal"]:
@@ -613,7 +611,7 @@ class Palabra(SimultaneousRounds, Game):
 
     def _look_up(self, state: State, word: dict[str, Any], ctx: Context) -> dict[str, Any]:
         if ctx.lexicon is None:
-            raise errors.RuleError(NO_LEXICON, "This table has no word list to check words against.")
+            raise errors.AppError(NO_LEXICON, "This table has no word list to check words against.")
         return look_up("".join(word["letters"]), state["options"]["short_words"], ctx.lexicon)
 
     # -- the impatient timer ---------------------------------------------------------------------
@@ -621,11 +619,11 @@ class Palabra(SimultaneousRounds, Game):
         self, state: State, seat: int | None, action: Action, ctx: Context, events: list[Event]
     ) -> None:
         if not state["options"]["impatient_timer"]:
-            raise errors.RuleError(errors.NOT_ALLOWED, "This table plays without the impatient timer.")
+            raise errors.AppError(errors.NOT_ALLOWED, "This table plays without the impatient timer.")
         if state["phase"] not in (PREPLAY, PLAY, DECIDE, ROUND):
-            raise errors.RuleError(errors.WRONG_PHASE, "The timer is for the player on turn.")
+            raise errors.AppError(errors.WRONG_PHASE, "The timer is for the player on turn.")
         if state["timer"]:
-            raise errors.RuleError(errors.NOT_ALLOWED, "The timer is already running.")
+            raise errors.AppError(errors.NOT_ALLOWED, "The timer is already running.")
         state["timer"] = {"deadline": ctx.now + TIMER_SECONDS, "started_by": seat}
         player = None if state["phase"] == ROUND else state["turn"]
         events.append(
@@ -643,9 +641,9 @@ class Palabra(SimultaneousRounds, Game):
     ) -> None:
         timer = state["timer"]
         if not timer:
-            raise errors.RuleError(errors.NOT_ALLOWED, "No timer is running.")
+            raise errors.AppError(errors.NOT_ALLOWED, "No timer is running.")
         if ctx.now < timer["deadline"]:
-            raise errors.RuleError(errors.NOT_ALLOWED, f"The timer runs until {timer['deadline']}.")
+            raise errors.AppError(errors.NOT_ALLOWED, f"The timer runs until {timer['deadline']}.")
         if state["phase"] == ROUND:
             events.append(event("timer_expired", player=None))
             self._pass_stragglers(state, events)
@@ -740,15 +738,15 @@ class Palabra(SimultaneousRounds, Game):
     # -- who may do what -------------------------------------------------------------------------
     def _require_turn(self, state: State, seat: int | None, phases: tuple[str, ...]) -> None:
         if seat is None:
-            raise errors.RuleError(errors.NOT_YOUR_TURN, "The teacher does not play cards.")
+            raise errors.AppError(errors.NOT_YOUR_TURN, "The teacher does not play cards.")
         if state["phase"] == ROUND:
-            raise errors.RuleError(errors.WRONG_PHASE, "Everyone plays at once: lay a pre-play, a play or pass.")
+            raise errors.AppError(errors.WRONG_PHASE, "Everyone plays at once: lay a pre-play, a play or pass.")
         if state["phase"] in (VOTE, CHALLENGE) and seat == state["turn"]:
-            raise errors.RuleError(errors.WRONG_PHASE, "Wait for the other players to settle your word.")
+            raise errors.AppError(errors.WRONG_PHASE, "Wait for the other players to settle your word.")
         if seat != state["turn"]:
-            raise errors.RuleError(errors.NOT_YOUR_TURN, f"It is seat {state['turn']}'s turn.")
+            raise errors.AppError(errors.NOT_YOUR_TURN, f"It is seat {state['turn']}'s turn.")
         if state["phase"] not in phases:
-            raise errors.RuleError(errors.WRONG_PHASE, f"Not now: the turn is in its {state['phase']} phase.")
+            raise errors.AppError(errors.WRONG_PHASE, f"Not now: the turn is in its {state['phase']} phase.")
 
     def _voters(self, state: State) -> list[int]:
         return [s for s in active_seats(state) if s != state["turn"]]
@@ -928,21 +926,21 @@ class Palabra(SimultaneousRounds, Game):
 
     def _card_id(self, state: State, card: Any) -> int:
         if not isinstance(card, int) or isinstance(card, bool) or not 0 <= card < len(deck_for(state["options"])):
-            raise errors.RuleError(errors.BAD_ACTION, f"{card!r} is not a card.")
+            raise errors.AppError(errors.BAD_ACTION, f"{card!r} is not a card.")
         return card
 
     def _held_ids(self, state: State, seat: int, items: Any) -> list[int]:
         if not isinstance(items, list):
-            raise errors.RuleError(errors.BAD_ACTION, "cards must be a list of card ids.")
+            raise errors.AppError(errors.BAD_ACTION, "cards must be a list of card ids.")
         cards = [self._card_id(state, item) for item in items]
         self._check_held(state, seat, cards)
         return cards
 
     def _check_held(self, state: State, seat: int, cards: list[int]) -> None:
         if len(set(cards)) != len(cards):
-            raise errors.RuleError(errors.BAD_ACTION, "The same card twice.")
+            raise errors.AppError(errors.BAD_ACTION, "The same card twice.")
         if not set(cards) <= set(state["hands"][seat]):
-            raise errors.RuleError(errors.NOT_HELD, "You do not hold those cards.")
+            raise errors.AppError(errors.NOT_HELD, "You do not hold those cards.")
 
     def _take(self, state: State, seat: int, cards: list[int]) -> None:
         self._check_held(state, seat, cards)
@@ -952,27 +950,27 @@ class Palabra(SimultaneousRounds, Game):
         """Cards in the order they spell, each an id or ``{"card": id, "letter": X}`` (the letter is required for
         wild and vowel cards, optional for letter cards)."""
         if not isinstance(items, list):
-            raise errors.RuleError(errors.BAD_ACTION, "cards must be a list.")
+            raise errors.AppError(errors.BAD_ACTION, "cards must be a list.")
         deck = deck_for(state["options"])
         cards, letters = [], []
         for item in items:
             letter = None
             if isinstance(item, dict):
                 if not set(item) <= {"card", "letter"} or "card" not in item:
-                    raise errors.RuleError(errors.BAD_ACTION, "A spelled card is {card, letter}.")
+                    raise errors.AppError(errors.BAD_ACTION, "A spelled card is {card, letter}.")
                 letter = item.get("letter")
                 if letter is not None and (not isinstance(letter, str) or len(letter) != 1):
-                    raise errors.RuleError(errors.BAD_ACTION, f"{letter!r} is not a letter.")
+                    raise errors.AppError(errors.BAD_ACTION, f"{letter!r} is not a letter.")
                 letter = letter.upper() if letter else None
                 item = item["card"]
             card = deck[self._card_id(state, item)]
             if card["kind"] == JOKER:
-                raise errors.RuleError(errors.NOT_ALLOWED, "A joker is not a letter.")
+                raise errors.AppError(errors.NOT_ALLOWED, "A joker is not a letter.")
             letter = letter or card["letter"]
             if letter is None:
-                raise errors.RuleError(errors.BAD_ACTION, f"Say which letter card {card['id']} stands for.")
+                raise errors.AppError(errors.BAD_ACTION, f"Say which letter card {card['id']} stands for.")
             if not can_stand_for(card, letter):
-                raise errors.RuleError(errors.BAD_ACTION, f"Card {card['id']} cannot stand for {letter}.")
+                raise errors.AppError(errors.BAD_ACTION, f"Card {card['id']} cannot stand for {letter}.")
             cards.append(card["id"])
             letters.append(letter)
         self._check_held(state, seat, cards)

@@ -80,14 +80,14 @@ class SimultaneousRounds:
     def _lay(self, state: State, seat: int | None, action: Action, ctx: Context, events: list[Event]) -> None:
         """A pre-play or play laid face down in a simultaneous round."""
         if seat is None:
-            raise errors.RuleError(errors.NOT_YOUR_TURN, "The teacher does not play cards.")
+            raise errors.AppError(errors.NOT_YOUR_TURN, "The teacher does not play cards.")
         rnd = state["round"]
         if rnd["plays"][seat] is not None:
-            raise errors.RuleError(errors.WRONG_PHASE, "You are ready: wait for the reveal.")
+            raise errors.AppError(errors.WRONG_PHASE, "You are ready: wait for the reveal.")
         kind = action["type"]
         if kind in PREPLAY_KINDS:
             if rnd["preplays"][seat] is not None:
-                raise errors.RuleError(errors.WRONG_PHASE, "One pre-play a round: now lay your play or pass.")
+                raise errors.AppError(errors.WRONG_PHASE, "One pre-play a round: now lay your play or pass.")
             pieces = (
                 self._joker_pieces(state, seat, action) if kind == "joker" else self._shave_pieces(state, seat, action)
             )

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.engine import Context, Event, Game, RuleError, State, censor_all
+from games.engine import AppError, Context, Event, Game, State, censor_all
 from games.engine.errors import BAD_ACTION
 from games.engine.turns import active_seats
 
@@ -128,7 +128,7 @@ def step(played: Played, case: Case, rng: random.Random, ctx: Context) -> bool:
     before = json.dumps(state, sort_keys=True)
     try:
         new_state, events = rules.apply(state, actor, action, ctx)
-    except RuleError as error:
+    except AppError as error:
         assert error.code, "a refusal has a code"
         assert error.message, "a refusal says why"
         assert json.dumps(state, sort_keys=True) == before, "a refused action changed the state"
@@ -156,7 +156,7 @@ def refuse(played: Played, actor: int | None, action: dict[str, Any], ctx: Conte
     before = json.dumps(played.state, sort_keys=True)
     try:
         played.rules.apply(played.state, actor, action, ctx)
-    except RuleError as error:
+    except AppError as error:
         assert code is None or error.code == code, (action, error)
     else:
         raise AssertionError(f"{action} by {actor} should have been refused")

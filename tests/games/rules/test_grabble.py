@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from games.engine import Context, RuleError, WordSet, score_totals
+from games.engine import AppError, Context, WordSet, score_totals
 from games.rules import GAMES
 from games.rules.grabble import PREMIUMS, RULES, tile_bag
 from lexicons.morphology import parse_from_code
@@ -100,7 +100,7 @@ def with_logos(seed=1, players=2, **options):
 
 
 def refused(code, state, seat, action, ctx=CTX):
-    with pytest.raises(RuleError) as err:
+    with pytest.raises(AppError) as err:
         RULES.apply(state, seat, action, ctx)
     assert err.value.code == code
     return err.value.message
@@ -249,7 +249,7 @@ def test_malformed_plays_are_bad_actions(tiles):
 def test_refused_action_leaves_state_unchanged():
     state = new()
     before = json.dumps(state, sort_keys=True)
-    with pytest.raises(RuleError):
+    with pytest.raises(AppError):
         RULES.apply(state, state["turn"], {"type": "play", "tiles": [], "parses": []}, CTX)
     assert json.dumps(state, sort_keys=True) == before
 

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from games.engine import Context, RuleError, censor
+from games.engine import AppError, Context, censor
 from games.rules.grabble import RULES
 from games.rules.grabble_moves import plays_for
 from tests.games.rules.test_grabble import CTX, LEXICON, give, logos, new, play, refused
@@ -145,7 +145,7 @@ def test_the_hints_option_is_checked_like_the_other_options():
     assert RULES.clean_options({})["hints"] == 3
     assert RULES.clean_options({"hints": "5"})["hints"] == 5
     for bad in (-1, 21, "many"):
-        with pytest.raises(RuleError) as err:
+        with pytest.raises(AppError) as err:
             RULES.clean_options({"hints": bad})
         assert err.value.code == "bad_option"
 
@@ -204,7 +204,7 @@ def test_replaying_a_log_with_hints_gives_the_same_state(seed):
             action = play_action(rnd.choice(plays))
         try:
             state, _ = RULES.apply(state, seat, action, ctx)
-        except RuleError:
+        except AppError:
             continue
         log.append((seat, action))
         if state["phase"] != "play":

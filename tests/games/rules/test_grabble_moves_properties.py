@@ -9,7 +9,7 @@ from itertools import permutations, product
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from games.engine import Context, RuleError, WordSet
+from games.engine import AppError, Context, WordSet
 from games.engine.board import touches
 from games.rules.grabble import RULES
 from games.rules.grabble_board import CENTRE, SIZE, tile_bag
@@ -121,7 +121,7 @@ def brute_force(state: dict, seat: int, words: WordSet) -> dict[frozenset, int]:
                         ]
                         try:
                             formed = RULES._words(state, placed)
-                        except RuleError:
+                        except AppError:
                             continue
                         if all(words.is_word(w["word"]) for w in formed):
                             key = frozenset((p["square"], p["letter"], p["tile"] in chosen) for p in placed)

@@ -6,7 +6,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engine import Context, RuleError, censor, score_totals
+from games.engine import AppError, Context, censor, score_totals
 from games.engine.board import coords, square, words_formed
 from games.rules.grabble import CENTRE, RULES, SIZE, tile_bag
 
@@ -89,7 +89,7 @@ def play_action(state, seat, rnd):
         tiles = random_placement(state, seat, rnd)
         try:
             parses = parses_for(state, tiles, rnd) if tiles else []
-        except RuleError:
+        except AppError:
             parses = []
         return {"type": "play", "tiles": tiles, "parses": parses}
     if kind == "exchange":
@@ -168,7 +168,7 @@ def test_random_games_keep_every_invariant(seed, players, open_racks, unknown):
             before = json.dumps(state, sort_keys=True)
             try:
                 state, new_events = RULES.apply(state, seat, action, CTX)
-            except RuleError as err:
+            except AppError as err:
                 assert err.code
                 assert err.message
                 assert json.dumps(state, sort_keys=True) == before
@@ -187,7 +187,7 @@ def test_replaying_the_actions_gives_the_same_state(seed):
         seat, action = next_move(state, rnd)
         try:
             state, _ = RULES.apply(state, seat, action, CTX)
-        except RuleError:
+        except AppError:
             continue
         log.append((seat, action))
     replay, _ = RULES.new_game(3, {}, seed)

@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from games.engine import Context, RuleError, WordSet, censor, score_totals
+from games.engine import AppError, Context, WordSet, censor, score_totals
 from games.rules import GAMES
 from games.rules.palabra import RULES, card_places
 from games.rules.palabra.deck import DECK_CSV, cut_rank, deck_for
@@ -76,7 +76,7 @@ def scores_of(events, seat, reason=None):
 
 
 def error_code(state, seat, action, ctx=CTX):
-    with pytest.raises(RuleError) as caught:
+    with pytest.raises(AppError) as caught:
         act(state, seat, action, ctx)
     return caught.value.code
 
@@ -131,13 +131,13 @@ def test_new_game_deals_seven_cards_each_and_leaves_the_rest_in_the_pile():
 def test_up_to_twelve_players_with_a_double_deck():
     state = new(12, double_deck=True)
     assert len(state["pile"]) == 244 - 84
-    with pytest.raises(RuleError) as caught:
+    with pytest.raises(AppError) as caught:
         RULES.new_game(13, {}, seed=1)
     assert caught.value.code == "bad_players"
 
 
 def test_unknown_option_is_refused():
-    with pytest.raises(RuleError) as caught:
+    with pytest.raises(AppError) as caught:
         RULES.new_game(3, {"shaving": "everyone"}, seed=1)
     assert caught.value.code == "bad_option"
 

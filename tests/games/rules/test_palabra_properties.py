@@ -8,7 +8,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engine import Context, RuleError, WordSet, censor, score_totals
+from games.engine import AppError, Context, WordSet, censor, score_totals
 from games.rules.palabra import RULES, card_places
 from games.rules.palabra.deck import ALPHABET, VOWELS, deck_for
 from games.rules.palabra.scoring import is_vowel_card
@@ -113,7 +113,7 @@ def play_random_game(players, options, seed, steps, lexicon=LEXICON):
             action = random_action(state, seat, rng) if seat is not None else {"type": "check"}
             try:
                 state, new_events = RULES.apply(state, seat, action, Context(lexicon, now))
-            except RuleError:
+            except AppError:
                 continue
             log.append(("apply", seat, action, now))
         events += new_events

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from games.engine import Context, RuleError, WordSet, censor, score_totals
+from games.engine import AppError, Context, WordSet, censor, score_totals
 from games.rules.palabra import RULES, card_places
 from games.rules.palabra.deck import deck_for
 from tests.games.rules.test_palabra import pick
@@ -70,7 +70,7 @@ def gained(events, seat, reason=None):
 
 
 def error_code(state, seat, action, ctx=CTX):
-    with pytest.raises(RuleError) as caught:
+    with pytest.raises(AppError) as caught:
         RULES.apply(state, seat, action, ctx)
     return caught.value.code
 
@@ -90,7 +90,7 @@ def joker(victim, card):
 
 # -- the option --------------------------------------------------------------------------------------------------
 def test_simultaneous_play_is_refused_for_fewer_than_six_players():
-    with pytest.raises(RuleError) as caught:
+    with pytest.raises(AppError) as caught:
         RULES.new_game(5, {"simultaneous": True}, seed=1)
     assert caught.value.code == "bad_option"
     assert "6 or more" in caught.value.message
@@ -99,7 +99,7 @@ def test_simultaneous_play_is_refused_for_fewer_than_six_players():
 def test_simultaneous_play_checks_words_automatically_and_refuses_votes():
     state, _ = new(6)
     assert state["options"]["checking"] == "auto"
-    with pytest.raises(RuleError) as caught:
+    with pytest.raises(AppError) as caught:
         RULES.new_game(6, {"simultaneous": True, "checking": "vote"}, seed=1)
     assert caught.value.code == "bad_option"
 

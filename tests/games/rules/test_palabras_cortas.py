@@ -4,7 +4,7 @@ from collections import Counter
 
 import pytest
 
-from games.engine import Context, RuleError, WordSet, censor, score_totals
+from games.engine import AppError, Context, WordSet, censor, score_totals
 from games.rules import GAMES
 from games.rules.palabras_cortas import DECKS, RULES, STANDARD_CARDS
 from lexicons.normalise import spanish_key
@@ -136,14 +136,14 @@ def test_both_games_are_registered():
 # -- setting up -------------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("players", [1, 9])
 def test_two_to_eight_players(players):
-    with pytest.raises(RuleError) as err:
+    with pytest.raises(AppError) as err:
         RULES.new_game(players, {}, 1)
     assert err.value.code == "bad_players"
 
 
 def test_unknown_or_bad_options_are_refused():
     for options in ({"checking": "sometimes"}, {"deck": "english"}, {"colour": "red"}):
-        with pytest.raises(RuleError) as err:
+        with pytest.raises(AppError) as err:
             RULES.new_game(3, options, 1)
         assert err.value.code == "bad_option"
 
@@ -203,7 +203,7 @@ def test_after_the_eighth_hand_the_game_is_over_and_refuses_actions():
     assert status.finished
     assert status.to_act == ()
     assert RULES.view(state, 0)["winners"] == [s for s in (0, 1) if state["totals"][s] == max(state["totals"])]
-    with pytest.raises(RuleError) as err:
+    with pytest.raises(AppError) as err:
         act(state, 0, "draw_stock")
     assert err.value.code == "game_over"
 
@@ -247,7 +247,7 @@ def test_taking_the_discard_is_public_and_it_may_be_discarded_again():
 )
 def test_out_of_place_actions_get_clear_errors(seat, action, code):
     state = arrange(new(3), {0: ["S", "O", "L"]})
-    with pytest.raises(RuleError) as err:
+    with pytest.raises(AppError) as err:
         RULES.apply(state, seat, action, CTX)
     assert err.value.code == code
     assert err.value.message
@@ -255,7 +255,7 @@ def test_out_of_place_actions_get_clear_errors(seat, action, code):
 
 def test_unexpected_fields_are_refused_not_ignored():
     state = arrange(new(3), {0: ["S", "O", "L"]})
-    with pytest.raises(RuleError) as err:
+    with pytest.raises(AppError) as err:
         act(state, 0, "draw_stock", card=3)
     assert err.value.code == "bad_action"
     assert "card" in err.value.message
@@ -263,7 +263,7 @@ def test_unexpected_fields_are_refused_not_ignored():
 
 def test_drawing_twice_is_refused():
     state, _ = act(arrange(new(3), {0: ["S", "O", "L"]}), 0, "draw_stock")
-    with pytest.raises(RuleError) as err:
+    with pytest.raises(AppError) as err:
         act(state, 0, "draw_discard")
     assert err.value.code == "wrong_phase"
 
@@ -271,14 +271,14 @@ def test_drawing_twice_is_refused():
 @pytest.mark.parametrize(("card", "code"), [(None, "bad_action"), ("3", "bad_action"), (True, "bad_action")])
 def test_discard_needs_a_card_id(card, code):
     state, _ = act(arrange(new(3), {0: ["S", "O", "L"]}), 0, "draw_stock")
-    with pytest.raises(RuleError) as err:
+    with pytest.raises(AppError) as err:
         act(state, 0, "discard", card=card)
     assert err.value.code == code
 
 
 def test_discarding_a_card_not_held_is_refused():
     state, _ = act(arrange(new(3), {0: ["S", "O", "L"], 1: ["E", "L", "Z"]}), 0, "draw_stock")
-    with pytest.raises(RuleError) as err:
+    with pytest.raises(AppError) as err:
         act(state, 0, "discard", card=state["hands"][1][0])
     assert err.value.code == "not_held"
 
@@ -305,7 +305,7 @@ def test_with_no_stock_and_a_single_discard_only_the_discard_can_be_taken():
     state = arrange(new(3), {0: ["S", "O", "L"]}, discard=["A"])
     state["out_of_play"], state["stock"] = state["stock"], []  # parked, to keep every card somewhere
     assert RULES.view(state, 0)["actions"] == ["draw_discard"]
-    with pytest.raises(RuleError) as err:
+    with pytest.raises(AppError) as err:
         act(state, 0, "draw_stock")
     assert err.value.code == "not_allowed"
 
@@ -334,7 +334,7 @@ def test_going_out_lays_every_card_but_the_discard():
 def test_going_out_with_a_card_left_over_is_refused():
     state = arrange(new(3), {0: ["S", "O", "L", "E"]}, stock=["X"])
     state, _ = act(state, 0, "draw_stock")
-    with pytest.raises(RuleError) as err:
+    with pytest.raises(AppError) as err:
         lay(state, 0, "go_out", [["S", "O", "L"]], "X")
     assert err.value.code == "not_allowed"
     assert "every card" in err.value.message
@@ -342,14 +342,14 @@ def test_going_out_with_a_card_left_over_is_refused():
 
 def test_a_one_card_word_is_refused():
     state, _ = act(arrange(new(3), {0: ["S", "O", "L"]}, stock=["X"]), 0, "draw_stock")
-    with pytest.raises(RuleError) as err:
+    with pytest.raises(AppError) as err:
         lay(state, 0, "go_out", [["S", "O"], ["L"]], "X")
     assert err.value.code == "not_a_word"
 
 
 def test_a_word_missing_from_the_lexicon_is_refused_by_name():
     state, _ = act(arrange(new(3), {0: ["L", "O", "S"]}, stock=["X"]), 0, "draw_stock")
-    with pytest.raises(RuleError) as err:
+    with pytest.raises(AppError) as err:
         lay(state, 0, "go_out", [["S", "L", "O"]], "X")
     assert err.value.code == "not_a_word"
     assert "SLO" in err.value.message
@@ -367,7 +367,7 @@ def test_words_must_be_lists_of_held_distinct_cards():
         ({"words": [[s, o, _l]]}, "bad_action"),
     ]
     for fields, code in cases:
-        with pytest.raises(RuleError) as err:
+        with pytest.raises(AppError) as err:
             act(state, 0, "go_out", **fields)
         assert err.value.code == code, fields
 
@@ -386,14 +386,14 @@ def test_spanish_deck_enye_spells_nino_but_n_does_not():
     state, events = lay(state, 0, "go_out", [["N", "I", "Ñ", "O"]], "X")
     assert events[0]["words"][0]["key"] == "NIÑO"
     state, _ = act(state, 1, "draw_stock")
-    with pytest.raises(RuleError) as err:
+    with pytest.raises(AppError) as err:
         lay(state, 1, "lay_down", [["N", "I", "N", "O"]], "Y")
     assert "NINO" in err.value.message
 
 
 def test_words_cannot_be_laid_before_someone_goes_out():
     state, _ = act(arrange(new(3), {0: ["S", "O", "L", "Z"]}, stock=["X"]), 0, "draw_stock")
-    with pytest.raises(RuleError) as err:
+    with pytest.raises(AppError) as err:
         lay(state, 0, "lay_down", [["S", "O", "L"]], "X")
     assert err.value.code == "not_allowed"
 
@@ -401,7 +401,7 @@ def test_words_cannot_be_laid_before_someone_goes_out():
 def test_after_going_out_each_other_player_has_one_last_turn_then_the_hand_ends():
     state, _ = act(three_player_hand(), 0, "draw_stock")
     state, _ = lay(state, 0, "go_out", [["S", "O", "L"]], "X")
-    with pytest.raises(RuleError) as err:
+    with pytest.raises(AppError) as err:
         act(state, 1, "go_out", words=[], card=0)
     assert err.value.code in ("not_allowed", "wrong_phase")
     state, _ = act(state, 1, "draw_stock")
@@ -631,26 +631,26 @@ def test_scoring_after_a_challenge_does_not_consult_the_lexicon():
     ],
 )
 def test_bad_challenges_are_refused(seat, fields, code):
-    with pytest.raises(RuleError) as err:
+    with pytest.raises(AppError) as err:
         act(challenge_hand(), seat, "challenge", **fields)
     assert err.value.code == code
 
 
 def test_a_word_is_challenged_once_and_not_after_saying_ready():
     state, _ = act(challenge_hand(), 1, "challenge", seat=0, word=0)
-    with pytest.raises(RuleError) as err:
+    with pytest.raises(AppError) as err:
         act(state, 2, "challenge", seat=0, word=0)
     assert "already" in err.value.message
     state, _ = act(state, 2, "ready")
-    with pytest.raises(RuleError) as err:
+    with pytest.raises(AppError) as err:
         act(state, 2, "challenge", seat=1, word=0)
     assert err.value.code == "not_allowed"
-    with pytest.raises(RuleError):
+    with pytest.raises(AppError):
         act(state, 2, "ready")
 
 
 def test_a_challenge_needs_a_lexicon():
-    with pytest.raises(RuleError) as err:
+    with pytest.raises(AppError) as err:
         act(challenge_hand(), 1, "challenge", ctx=Context(None), seat=0, word=0)
     assert err.value.code == "no_lexicon"
 
@@ -664,7 +664,7 @@ def test_the_teacher_can_end_the_review():
 
 
 def test_no_one_plays_cards_during_the_review():
-    with pytest.raises(RuleError) as err:
+    with pytest.raises(AppError) as err:
         act(challenge_hand(), 1, "draw_stock")
     assert err.value.code == "wrong_phase"
 
@@ -685,7 +685,7 @@ def test_removing_the_player_on_turn_passes_the_turn_and_puts_their_cards_out_of
     state, _ = act(state, 2, "draw_stock")
     state, _ = act(state, 2, "discard", card=state["hands"][2][0])
     assert state["turn"] == 1
-    with pytest.raises(RuleError):
+    with pytest.raises(AppError):
         act(state, 0, "draw_stock")
 
 
@@ -703,7 +703,7 @@ def test_removing_a_player_who_took_the_only_discard_turns_up_a_new_one():
 def test_an_empty_discard_pile_cannot_be_drawn():
     state = arrange(new(3), {0: ["S", "O", "L"]}, discard=[])
     assert RULES.actions(state, 0) == ["draw_stock"]
-    with pytest.raises(RuleError) as err:
+    with pytest.raises(AppError) as err:
         act(state, 0, "draw_discard")
     assert err.value.code == "not_allowed"
 

@@ -7,7 +7,7 @@ import zlib
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.engine import Context, RuleError, censor, score_totals
+from games.engine import AppError, Context, censor, score_totals
 from games.rules.palabras_cortas import DECKS, RULES
 from lexicons.normalise import spanish_key
 
@@ -143,7 +143,7 @@ def play(seed, players, options, steps=500, removals=True, view_every=1):
         before = json.dumps(state)
         try:
             state, events = run(state, move)
-        except RuleError as err:
+        except AppError as err:
             assert err.code
             assert err.message
             assert json.dumps(state) == before, "a refused action changes nothing"

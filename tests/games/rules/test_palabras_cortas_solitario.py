@@ -6,7 +6,7 @@ import zlib
 
 import pytest
 
-from games.engine import Context, RuleError, WordSet, score_totals
+from games.engine import AppError, Context, WordSet, score_totals
 from games.rules import palabras_cortas
 from games.rules.palabras_cortas_solitario import DEALT, PILES, RULES
 from lexicons.normalise import spanish_key
@@ -72,7 +72,7 @@ def test_face_down_cards_never_appear_in_the_view_or_events():
 
 
 def test_only_one_player():
-    with pytest.raises(RuleError) as err:
+    with pytest.raises(AppError) as err:
         RULES.new_game(2, {}, 1)
     assert err.value.code == "bad_players"
 
@@ -93,14 +93,14 @@ def test_a_word_from_showing_cards_turns_up_the_cards_beneath_and_scores_its_poi
 def test_only_showing_cards_make_words():
     state = arrange([["M", "S"], ["A", "O"], ["E", "L"], *FILLER])
     hidden_a = state["piles"][1][0]
-    with pytest.raises(RuleError) as err:
+    with pytest.raises(AppError) as err:
         RULES.apply(state, 0, {"type": "word", "cards": [top(state, 0), hidden_a, top(state, 2)]}, CTX)
     assert err.value.code == "not_held"
 
 
 def test_a_word_missing_from_the_lexicon_is_named():
     state = arrange([["M", "S"], ["A", "O"], ["E", "L"], *FILLER])
-    with pytest.raises(RuleError) as err:
+    with pytest.raises(AppError) as err:
         word(state, 1, 0, 2)
     assert err.value.code == "not_a_word"
     assert "OSL" in err.value.message
@@ -111,7 +111,7 @@ def test_a_word_missing_from_the_lexicon_is_named():
 )
 def test_malformed_words_are_refused(cards, code):
     state = arrange([["M", "S"], ["A", "O"], ["E", "L"], *FILLER])
-    with pytest.raises(RuleError) as err:
+    with pytest.raises(AppError) as err:
         RULES.apply(state, 0, {"type": "word", "cards": cards}, CTX)
     assert err.value.code == code
 
@@ -119,14 +119,14 @@ def test_malformed_words_are_refused(cards, code):
 def test_unknown_actions_and_fields_are_refused():
     state = arrange([["M", "S"], ["A", "O"], ["E", "L"], *FILLER])
     for action in ({"type": "shuffle"}, {"type": "give_up", "now": True}):
-        with pytest.raises(RuleError) as err:
+        with pytest.raises(AppError) as err:
             RULES.apply(state, 0, action, CTX)
         assert err.value.code == "bad_action"
 
 
 def test_the_same_card_twice_is_refused():
     state = arrange([["M", "S"], ["A", "O"], ["E", "L"], *FILLER])
-    with pytest.raises(RuleError) as err:
+    with pytest.raises(AppError) as err:
         RULES.apply(state, 0, {"type": "word", "cards": [top(state, 1)] * 3}, CTX)
     assert err.value.code == "bad_action"
 
@@ -146,7 +146,7 @@ def test_an_emptied_pile_waits_for_a_refill_from_a_face_down_card():
     assert view["actions"] == ["refill", "give_up"]
     assert view["empty_piles"] == [1]
     assert view["refill_sources"] == [3, 4, 5, 6, 7]
-    with pytest.raises(RuleError) as err:
+    with pytest.raises(AppError) as err:
         word(state, 6, 7)
     assert err.value.code == "wrong_phase"
     turned = state["piles"][6][0]
@@ -162,13 +162,13 @@ def test_an_emptied_pile_waits_for_a_refill_from_a_face_down_card():
 )
 def test_a_refill_needs_an_empty_pile_and_a_face_down_card(pile, source, code):
     state, _ = word(arrange([["M", "S"], ["O"], ["A", "L"], *FILLER]), 0, 1, 2)
-    with pytest.raises(RuleError) as err:
+    with pytest.raises(AppError) as err:
         refill(state, pile, source)
     assert err.value.code == code
 
 
 def test_refill_outside_the_refill_phase_is_refused():
-    with pytest.raises(RuleError) as err:
+    with pytest.raises(AppError) as err:
         refill(arrange([["M", "S"], ["O"], ["A", "L"], *FILLER]), 1, 3)
     assert err.value.code == "wrong_phase"
 
@@ -211,7 +211,7 @@ def test_showing_cards_that_spell_nothing_end_the_game_stuck():
     assert events[-1]["result"] == "stuck"
     assert RULES.status(state).finished
     assert RULES.view(state, 0)["actions"] == []
-    with pytest.raises(RuleError) as err:
+    with pytest.raises(AppError) as err:
         word(state, 3, 4)
     assert err.value.code == "game_over"
 
@@ -239,7 +239,7 @@ def test_removal_abandons_the_game():
 def test_only_the_player_acts():
     state, _ = RULES.new_game(1, {}, 3)
     for seat in (None, 1):
-        with pytest.raises(RuleError) as err:
+        with pytest.raises(AppError) as err:
             RULES.apply(state, seat, {"type": "give_up"}, CTX)
         assert err.value.code == "not_allowed"
     assert RULES.view(state, None)["actions"] == []
@@ -279,7 +279,7 @@ def random_solitaire(seed, ctx):
             action = {"type": "word", "cards": rng.sample(showing, rng.randint(2, len(showing)))}
         try:
             state, events = RULES.apply(state, 0, action, ctx)
-        except RuleError as err:
+        except AppError as err:
             assert err.code == "not_a_word"
             continue
         moves.append(action)
