@@ -40,17 +40,15 @@ Choices where the variant is silent:
 
 from typing import Any
 
-from games.engine import errors
 from games.engine.events import Event, event, private
-from games.engine.game import Action, Context, State
+from games.engine.game import State
 from games.engine.rng import shuffled
 from games.engine.turns import active_seats
 
+from .common import ROUND, Common
 from .deck import HAND_SIZE
 
-ROUND = "round"
 MIN_PLAYERS = 6
-PREPLAY_KINDS = ("joker", "shave")
 WORD_PLAYS = ("word", "build", "straight", "flush")
 
 
@@ -63,7 +61,7 @@ def face_down_cards(state: State, seat: int) -> list[int]:
     return [card for piece in rnd["preplays"][seat] or [] for card in piece["cards"]] + (play["cards"] if play else [])
 
 
-class SimultaneousRounds:
+class SimultaneousRounds(Common):
     """The round flow of simultaneous play, mixed into :class:`~.game.Palabra`: it lays plays down with the same
     checks (``_joker_pieces``, ``_word_play``...) and resolves them with the same scoring (``_resolve_preplays``,
     ``_record``, ``_vowel_play``) as a turn does."""
@@ -77,46 +75,25 @@ class SimultaneousRounds:
     def _not_ready(self, state: State) -> list[int]:
         return [s for s in active_seats(state) if state["round"]["plays"][s] is None]
 
-    def _lay(self, state: State, seat: int | None, action: Action, ctx: Context, events: list[Event]) -> None:
-        """A pre-play or play laid face down in a simultaneous round."""
-        if seat is None:
-            raise errors.AppError(errors.NOT_YOUR_TURN, "The teacher does not play cards.")
-        rnd = state["round"]
-        if rnd["plays"][seat] is not None:
-            raise errors.AppError(errors.WRONG_PHASE, "You are ready: wait for the reveal.")
-        kind = action["type"]
-        if kind in PREPLAY_KINDS:
-            if rnd["preplays"][seat] is not None:
-                raise errors.AppError(errors.WRONG_PHASE, "One pre-play a round: now lay your play or pass.")
-            pieces = (
-                self._joker_pieces(state, seat, action) if kind == "joker" else self._shave_pieces(state, seat, action)
-            )
-            cards = [card for piece in pieces for card in piece["cards"]]
-            self._take(state, seat, cards)
-            rnd["preplays"][seat] = pieces
-            words = sorted({piece["victim"] for piece in pieces})
-            events.append(private("preplay_laid", [seat], {"pieces": pieces}, seat=seat, count=len(cards), words=words))
-            self._draw(state, seat, events)
-            return
-        play = self._face_down_play(state, seat, action, ctx)
+    def _lay_preplay_face_down(
+        self, state: State, seat: int, pieces: list[dict[str, Any]], events: list[Event]
+    ) -> None:
+        """A checked pre-play laid face down; its player draws replacements at once."""
+        cards = [card for piece in pieces for card in piece["cards"]]
+        self._take(state, seat, cards)
+        state["round"]["preplays"][seat] = pieces
+        words = sorted({piece["victim"] for piece in pieces})
+        events.append(private("preplay_laid", [seat], {"pieces": pieces}, seat=seat, count=len(cards), words=words))
+        self._draw(state, seat, events)
+
+    def _lay_play_face_down(self, state: State, seat: int, play: dict[str, Any], events: list[Event]) -> None:
+        """A checked play ``{type, cards}`` (the cards leaving the hand, plus the ``word`` and its ``lookup`` for plays
+        that go on the table) laid face down: its player is ready, and the last one ready reveals the round."""
         self._take(state, seat, play["cards"])
-        rnd["plays"][seat] = play
+        state["round"]["plays"][seat] = play
         events.append(private("play_laid", [seat], {"play": play}, seat=seat, count=len(play["cards"])))
         if not self._not_ready(state):
             self._reveal(state, events)
-
-    def _face_down_play(self, state: State, seat: int, action: Action, ctx: Context) -> dict[str, Any]:
-        """A checked play: ``{type, cards}`` (the cards leaving the hand), plus the ``word`` and its ``lookup`` for
-        plays that go on the table."""
-        kind = action["type"]
-        if kind in WORD_PLAYS:
-            word, cards = getattr(self, f"_{kind}_play")(state, seat, action)
-            return {"type": kind, "cards": cards, "word": word, "lookup": self._auto_check(state, word, ctx)}
-        if kind == "vowels":
-            return {"type": kind, "cards": self._vowel_cards(state, seat, action)}
-        if kind == "exchange":
-            return {"type": kind, "cards": self._exchange_cards(state, seat, action)}
-        return {"type": "pass", "cards": []}
 
     def _reveal(self, state: State, events: list[Event]) -> None:
         """Turn everything over: all pre-plays, then all plays, old words off the table, then refill or end."""
@@ -237,11 +214,11 @@ class SimultaneousRounds:
         return {"no": rnd["no"], "seats": seats, "mine": mine}
 
     def _shown(self, play: dict[str, Any] | None, public: bool = False) -> dict[str, Any] | None:
-        """A laid play as its owner sees it, or (``public``) as everyone sees it at the reveal: exchanged cards
-        show only their backs."""
+        """A laid play as its owner sees it, or (``public``) as everyone sees it at the reveal: exchanged and vowel
+        cards go back into the pile, so the reveal names only how many (the vowel play then shows its letters)."""
         if play is None:
             return None
-        hidden = public and play["type"] == "exchange"
+        hidden = public and play["type"] in ("exchange", "vowels")  # those cards go back into the hidden pile
         shown = {"type": play["type"], "count": len(play["cards"]), "cards": [] if hidden else list(play["cards"])}
         if "word" in play:
             shown["letters"] = "".join(play["word"]["letters"])
