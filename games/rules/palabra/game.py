@@ -31,6 +31,7 @@ class Palabra(Preplays, Plays, Disputes, Turns, SimultaneousRounds, View, Game):
     min_players = 2
     max_players = 12
     renderer = "palabra"
+    stylesheet = "games/palabra.css"
     piece_fields = ("card", "cards")  # a word on the table has an "id" of its own: cards are named under these
     options = (
         Option("double_deck", "Two decks (244 cards) for big groups", "bool", False),

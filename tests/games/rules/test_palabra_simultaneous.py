@@ -12,7 +12,7 @@ from games.engine import AppError, Context, WordSet, censor, score_totals
 from games.rules.palabra import RULES, card_places
 from games.rules.palabra.deck import deck_for
 from tests.games.rules.test_palabra import offered, pick
-from tests.games.rules.test_palabra_properties import EveryWord, play_random_game
+from tests.games.rules.test_palabra_random import EveryWord, play_random_game
 
 WORDS = WordSet(["a", "o", "at", "cat", "act", "dog", "dogs", "dot", "cats", "ox", "tea"])
 CTX = Context(WORDS)
@@ -493,7 +493,7 @@ def test_removing_the_last_player_not_ready_reveals_the_round():
     assert state["table"][0]["letters"] == list("DOG")
 
 
-# -- whole random games (the invariants and replay are checked in test_palabra_properties.py) -------------------------
+# -- whole random games (the invariants and replay are checked by the contract suite) -------------------------
 def test_random_simultaneous_games_reach_the_end_through_conflicts():
     games = [play_random_game(6, {"simultaneous": True}, seed, 1500, lexicon=EveryWord([])) for seed in range(3)]
     assert any(state["end_reason"] == "pile_short" for state, _, _ in games)
