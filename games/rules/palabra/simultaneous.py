@@ -1,42 +1,6 @@
-"""Simultaneous play, the rulebook's variant for six or more players: everyone plays at once, in rounds.
-
-A round: each player may first lay a pre-play face down (``joker`` or ``shave``, the same actions and checks as in
-a turn) and draws replacements at once; then lays their play face down (``word``, ``build``, ``straight``,
-``flush``, ``vowels`` or ``exchange``) or ``pass``es, which makes them ready. What is laid down is final, as cards
-put face down on the table are. When every player still in the game is ready, everything is revealed: all
-pre-plays resolve together, then all plays; everyone's previous word leaves the table (unless someone built on it);
-then everyone draws back to 7, or, if the pile cannot refill every hand, the game ends there.
-
-Choices where the variant is silent:
-
-- Targets are the words on the table when the round began (the previous round's plays). "The previous player" for
-  the ``shaving`` option is the seat before yours.
-- What the others see before the reveal is what a real table shows: who is ready, how many cards each player has
-  face down, and in front of which words the pre-play cards lie; never which cards they are (a joker's back looks
-  like any other), what is shaved or what is spelled.
-- Words are looked up when laid down (there is no turn to vote in), so the table needs ``checking="auto"`` (the
-  default once ``simultaneous`` is chosen; ``checking="vote"`` is refused). A word not found is refused at once and
-  the player may lay something else.
-- Conflicts are all allowed "as though there were only one play":
-  * Scores: every player is credited as if theirs were the only pre-play or play. A shaver gains what the shaved
-    cards were worth in the word as it stood at the reveal, a builder scores the build as if alone. Each word
-    changes once and its owner loses exactly what the word lost: positions shaved by two players are shaved once;
-    two jokers cost the owner the word's value once; a shave and a joker together cost the owner the word's value,
-    and the shaver still gains the shaved cards' worth (see ``Palabra._resolve_preplays``).
-  * Cards: all pre-play cards go to the discard, as in a turn. Of several builds on one word, the first builder in
-    seat order after the word's owner takes the word's cards onto the table; the other builds score all the same,
-    and their added cards go to the discard.
-- Vowel plays and exchanges: their cards are shuffled back into the pile at the reveal, before anyone draws, so an
-  exchanger may draw some of their own cards again.
-- The end: if after a reveal the pile holds fewer cards than the hands need to get back to 7, the game ends at once,
-  nobody draws, and hands count as penalties. A player who used their last card in that round gets the
-  final-play multiplier on the play they made. The game also ends when the pile is empty and a whole round passes.
-- The impatient timer may be started while anyone is not ready; when it runs out, every player not yet ready
-  passes (a pre-play they laid stands).
-- Removal by the teacher mid-round: the player's hand and face-down cards are shuffled into the pile; their word
-  stays on the table until the reveal (others may have played against it), then goes like every other old word.
-  Fewer than six players may go on playing simultaneously.
-"""
+"""Simultaneous play, the rulebook's variant for six or more players: everyone lays a pre-play and a play face down
+at once, in rounds, and a round is turned over when everyone is ready. How the variant is read (targets, what the
+others see, conflicts, the end) is in ``docs/games/palabra.md``."""
 
 from typing import Any
 
