@@ -27,7 +27,31 @@ class Case:
     removals: bool = True
 
 
-CASES: dict[str, Case] = {}
+def _choose_pala(rules: Game, view: dict[str, Any], spec: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
+    """Pala: Cancel cards remove exactly as many cards as the view's ``cancel`` says; the rest from legal values."""
+    if spec["type"] == "cancel":
+        need, cards = view["body"]["cancel"]["need"], [c["id"] for c in view["body"]["cancel"]["cards"]]
+        return {"type": "cancel", "cards": rng.sample(cards, need)}
+    return None
+
+
+CASES: dict[str, Case] = {
+    "pala": Case(
+        players=[3, 4, 5],
+        options=[
+            {"rounds": 1},
+            {"rounds": 2, "variant": "impressionism"},
+            {"rounds": 1, "variant": "impressionism", "ties": "auto", "banks": "hidden"},
+            {"rounds": 2, "ties": "auto", "card_language": "spa"},
+            {"rounds": 1, "variant": "impressionism", "five_player_board": "two", "cancels": "auto"},
+            {},
+            {"variant": "impressionism", "card_language": "grc"},
+        ],
+        choose=_choose_pala,
+        games=40,
+        steps=160,
+    ),
+}
 
 
 def case_for(slug: str) -> Case:
