@@ -15,9 +15,12 @@ BY_HAND = "hand"
 
 
 def offered_games(classroom: Classroom, show_all: bool) -> dict[str, Game]:
-    """The games of the class's language (every game when asked, or when none is in that language)."""
+    """The games of the class's language (every game when asked, or when none is in that language), and the games
+    that need no language (``language == ""``, Pablo) in every class."""
     matching = {slug: rules for slug, rules in GAMES.items() if rules.language == classroom.language}
-    return dict(GAMES) if show_all or not matching else matching
+    if show_all or not matching:
+        return dict(GAMES)
+    return {slug: rules for slug, rules in GAMES.items() if slug in matching or not rules.language}
 
 
 def option_field(option: Option) -> forms.Field:
@@ -108,7 +111,7 @@ class StartLessonForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         rules, lexicon = self.games.get(data.get("game")), data.get("lexicon")
-        if rules is not None and lexicon is not None and lexicon.language != rules.language:
+        if rules is not None and rules.language and lexicon is not None and lexicon.language != rules.language:
             self.add_error(
                 "lexicon", f"{lexicon.name} is not in the language of {rules.title}: choose a {rules.language} lexicon."
             )
