@@ -206,7 +206,7 @@ export function describe(event, ctx) {
     case "dealt": return `Round ${event.round} dealt${event.dealer !== null ? ` by ${ctx.name(event.dealer)}` : ""}; ${ctx.name(event.starter)} starts.`;
     case "looked": return event.card !== undefined ? `You looked at ${at(event)}: ${cardText(event)}.` : `${ctx.name(event.seat)} looked at ${at(event)}.`;
     case "ready": return `${who(event.seat, ctx)} ${event.seat === ctx.seat ? "are" : "is"} ready.`;
-    case "turn": return `${who(event.seat, ctx)}: your turn.`.replace(/^(?!You).*?: your turn\./, `${ctx.name(event.seat)}'s turn.`);
+    case "turn": return event.seat === ctx.seat ? "Your turn." : `${ctx.name(event.seat)}'s turn.`;
     case "drew": return event.card !== undefined ? `You drew ${cardText(event)}.` : `${ctx.name(event.seat)} drew a card.`;
     case "kept": return `${who(event.seat, ctx)} kept the card and discarded ${cardText(event)}.`;
     case "discarded": return `${who(event.seat, ctx)} discarded ${cardText(event)}.`;
