@@ -15,7 +15,7 @@ BY_HAND = "hand"
 
 
 def offered_games(classroom: Classroom, show_all: bool) -> dict[str, Game]:
-    """The games of the class's language, and games without words (``language == ""``, e.g. Pala) in any class
+    """The games of the class's language, and games without words (``language == ""``: Pala, Pablo) in any class
     (every game when asked, or when none is in that language)."""
     if show_all or not any(rules.language == classroom.language for rules in GAMES.values()):
         return dict(GAMES)

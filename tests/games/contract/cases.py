@@ -35,6 +35,46 @@ def _choose_pala(rules: Game, view: dict[str, Any], spec: dict[str, Any], rng: r
     return None
 
 
+def _pablo_target(
+    view: dict[str, Any], field: dict[str, Any], owners: list[int], rng: random.Random
+) -> tuple[int, int]:
+    """An owner among ``owners`` and one of the slots of theirs that holds a card, as the view shows them."""
+    owner = rng.choice(owners)
+    slots = [s["slot"] for s in view["body"]["fields"][owner]["slots"] if not s.get("empty")]
+    return owner, rng.choice(slots) if slots else rng.choice(field.get("choices") or [0])
+
+
+def choose_pablo(rules: Game, view: dict[str, Any], spec: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
+    """Pablo's targets name an owner and one of their slots: pick a slot that holds a card; a match often uses a
+    card the viewer can see with the top card's rank, so that right matches happen as well as wrong ones."""
+    fields = {f["name"]: f for f in spec["fields"]}
+    if "owner" not in fields:
+        return None
+    action: dict[str, Any] = {"type": spec["type"]}
+    owners = fields["owner"].get("choices") or []
+    if not owners:
+        return None
+    owner, slot = _pablo_target(view, fields["slot"], owners, rng)
+    if spec["type"] == "match":
+        top = view["body"]["discard"]["top"]
+        known = [
+            (f["seat"], s["slot"])
+            for f in view["body"]["fields"]
+            for s in f["slots"]
+            if f["seat"] in owners and top and s.get("rank") == top["rank"]
+        ]
+        if known and rng.random() < 0.8:
+            owner, slot = rng.choice(known)
+        action["top"] = fields["top"]["choices"][0]
+        mine = fields["give"].get("choices") or []
+        if owner != view["seat"] and mine:
+            action["give"] = rng.choice(mine)
+    if "mine" in fields:
+        action["mine"] = rng.choice(fields["mine"].get("choices") or [0])
+    action.update(owner=owner, slot=slot)
+    return action
+
+
 CASES: dict[str, Case] = {
     "pala": Case(
         players=[3, 4, 5],
@@ -50,6 +90,13 @@ CASES: dict[str, Case] = {
         choose=_choose_pala,
         games=40,
         steps=160,
+    ),
+    "pablo": Case(
+        players=[2, 3, 4, 5],
+        options=[{}, {"reminders": True}, {"number_words": "grc", "empty_field_queen": True}],
+        choose=choose_pablo,
+        games=60,
+        steps=300,
     ),
 }
 
