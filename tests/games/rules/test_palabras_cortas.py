@@ -200,6 +200,29 @@ def test_eight_hands_of_three_to_ten_cards_with_the_deal_passing_clockwise():
     assert [h["hand_number"] for h in state["history"]] == list(range(1, 9))
 
 
+def test_each_hand_is_scored_once_for_every_active_player():
+    state, log = RULES.new_game(3, {}, seed=11)
+    state, events = RULES.remove_player(state, 2, ANY)
+    log += events
+    for _ in range(8):
+        seat = state["turn"]
+        state, events = act(state, seat, "draw_stock", ANY)
+        log += events
+        hand = state["hands"][seat]
+        state, events = act(state, seat, "go_out", ANY, words=[hand[:-1]], card=hand[-1])
+        log += events
+        while state["went_out"] is not None and state["phase"] == "draw":
+            last = state["turn"]
+            state, events = act(state, last, "draw_discard", ANY)
+            log += events
+            state, events = act(state, last, "discard", ANY, card=state["hands"][last][0])
+            log += events
+    scored = [e for e in log if e["type"] == "hand_scored"]
+    assert [e["hand_number"] for e in scored] == list(range(1, 9))
+    assert all(set(e["scores"]) == {"0", "1"} for e in scored)
+    assert score_totals(log, 3) == RULES.scores(state).total
+
+
 def test_after_the_eighth_hand_the_game_is_over_and_refuses_actions():
     state = new(2)
     for _ in range(8):
