@@ -56,7 +56,7 @@ function pileButton(pile, index, view, ctx) {
   const faceDown = Math.max(pile.count - (pile.top ? 1 : 0), 0);
   const label = `Pile ${index + 1}`;
   const common = { dataset: { pile: index }, "data-testid": "pile" };
-  const under = el("span", { className: "pc-sol-under" }, faceDown ? `${faceDown} face down` : "none face down");
+  const under = el("span", { className: "pc-sol-under" }, faceDown ? `${faceDown} under` : "none under");
   if (!pile.top) {
     const choosing = empty.includes(index);
     return el("div", { className: "pc-sol-pile", ...common },
