@@ -79,8 +79,8 @@ async def test_over_the_websocket_each_student_sees_only_their_own_cards(pc_tabl
         sockets.append(ws)
     state = pc_table.state
     for seat in (0, 1):
-        assert [c["id"] for c in snapshots[seat]["view"]["hand"]] == state["hands"][seat]
-    assert "hand" not in snapshots[2]["view"]
+        assert [c["id"] for c in snapshots[seat]["view"]["body"]["hand"]] == state["hands"][seat]
+    assert "hand" not in snapshots[2]["view"]["body"]
     first = state["turn"]
     await sockets[first].send_json_to({"type": "action", "action": {"type": "draw_stock"}, "client_id": "d"})
     received = [await ws.receive_json_from(timeout=3) for ws in sockets]
@@ -89,7 +89,7 @@ async def test_over_the_websocket_each_student_sees_only_their_own_cards(pc_tabl
     for other in {0, 1, 2} - {first}:
         (seen,) = [ev for ev in received[other]["events"] if ev["type"] == "draw"]
         assert "card" not in seen
-        assert received[other]["view"]["hand_counts"][first] == len(state["hands"][first]) + 1
-        assert received[other]["view"].get("hand") != received[first]["view"]["hand"]
+        assert received[other]["view"]["body"]["hand_counts"][first] == len(state["hands"][first]) + 1
+        assert received[other]["view"]["body"].get("hand") != received[first]["view"]["body"]["hand"]
     for ws in sockets:
         await ws.disconnect()
