@@ -1,6 +1,7 @@
 """Grabble rules: setup, placement legality, scoring, parses at play, approval, helping, quiz, view."""
 
 import json
+import random
 
 import pytest
 
@@ -9,6 +10,8 @@ from games.rules import GAMES
 from games.rules.grabble import PREMIUMS, RULES, tile_bag
 from lexicons.morphology import parse_from_code
 from lexicons.normalise import greek_key
+from tests.games.contract.cases import case_for
+from tests.games.contract.harness import new_played, step
 
 
 def entry(form, lemma, pos, code, gloss=""):
@@ -809,3 +812,23 @@ def test_letter_of_a_lettered_tile_may_be_given_but_must_match():
     assert after["board"]["H8"]["letter"] == "Λ"
     tiles[0]["letter"] = "Α"
     assert "not Α" in refused("bad_action", state, seat, {"type": "play", "tiles": tiles, "parses": [logos()]})
+
+
+# -- over random games (the contract suite checks the rest: tiles conserved and hidden, scores, replay) -------------
+
+
+def test_random_games_keep_the_board_equal_to_the_plays_and_racks_within_ten():
+    case = case_for("grabble")
+    rng = random.Random("grabble-board")
+    ctx = Context(case.lexicon, 0.0)
+    for _ in range(6):
+        played = new_played(RULES, case, rng)
+        for _ in range(80):
+            if not step(played, case, rng, ctx):
+                break
+            state = played.state
+            from_plays = {
+                t["square"]: {"tile": t["tile"], "letter": t["letter"]} for p in state["plays"] for t in p["tiles"]
+            }
+            assert from_plays == state["board"]
+            assert all(len(rack) <= 10 for rack in state["racks"])
