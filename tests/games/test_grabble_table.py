@@ -163,13 +163,19 @@ def test_other_games_neither_load_the_grabble_styles_nor_link_a_score_sheet(teac
     assert sheet_page(teacher, other).status_code == 404
 
 
-def test_the_renderer_offers_every_part_of_speech_and_field_value_the_rules_accept():
+def test_the_renderer_takes_the_parse_vocabulary_scores_and_beta_code_from_the_server():
+    """The server is the only referee: the page keeps no Beta Code, word finding, scoring or parse vocabulary of its
+    own (the body carries the vocabulary; previews give the words, scores and lemmas)."""
     script = (Path(settings.BASE_DIR) / "static/games/renderers/grabble.js").read_text()
-    for code, name in morphology.POS.items():
-        assert f'{code}: "{name}"' in script
-    for field, values in morphology.VALUES.items():
-        for code, name in values.items():
-            assert re.search(rf'\b{code}: "{re.escape(name)}"', script), (field, code, name)
+    for own in ("betaToGreek", "looksLikeBetaCode", "wordsFormed", "wordScore", "LETTER_FACTOR", "WORD_FACTOR"):
+        assert own not in script
+    for code, name in [
+        *morphology.POS.items(),
+        *(pair for values in morphology.VALUES.values() for pair in values.items()),
+    ]:
+        assert not re.search(rf'\b{code}: "{re.escape(name)}"', script), (code, name)
+    assert "vocabulary" in script
+    assert "ctx.preview(" in script
 
 
 # -- hints -------------------------------------------------------------------------------------------------------

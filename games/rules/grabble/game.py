@@ -294,6 +294,7 @@ class Grabble(PlayPhase, QuizPhase, Game):
             "premiums": {name: kind for name, kind in PREMIUMS.items() if name not in state["board"]},
             "size": SIZE,
             "centre": CENTRE,
+            "alphabet": ALPHABET,  # the letters a blank may stand for
             "racks": racks,
             "rack_sizes": [len(r) for r in state["racks"]],
             "bag": len(state["bag"]),
