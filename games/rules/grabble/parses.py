@@ -105,14 +105,17 @@ def given_parses(parses: Any, words: list[str]) -> dict[str, dict[str, Any]]:
 
 
 def wrong_fields(given: dict[str, Any], analysis: dict[str, Any]) -> list[str]:
-    """What is wrong in ``given`` against one analysis: "lemma", "part of speech", then parse fields."""
+    """What is wrong in ``given`` against one analysis: "lemma", "part of speech", then parse fields — those the
+    word has that are missing or wrong, and those it does not have (a parse gives exactly the analysis's fields)."""
     wrong = []
     if greek_key(given["lemma"]) != greek_key(analysis["lemma"]):
         wrong.append("lemma")
     pos = morphology.pos_code(analysis["pos"])
     if given["pos"] != pos:
         wrong.append("part of speech")
-    return wrong + morphology.compare(given["parse"], {"pos": pos, "parse": analysis["parse"]})
+    fields = set(morphology.compare(given["parse"], {"pos": pos, "parse": analysis["parse"]}))
+    fields |= set(given["parse"]) - set(morphology.fields_for(pos, analysis["parse"]))
+    return wrong + [name for name in morphology.FIELDS if name in fields]
 
 
 def check_parse(ctx: Context, key: str, given: dict[str, Any]) -> dict[str, Any] | None:

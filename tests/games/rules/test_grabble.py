@@ -832,3 +832,25 @@ def test_random_games_keep_the_board_equal_to_the_plays_and_racks_within_ten():
             }
             assert from_plays == state["board"]
             assert all(len(rack) <= 10 for rack in state["racks"])
+
+
+# -- a parse gives exactly the fields of one analysis ----------------------------------------------------------------
+
+
+def test_a_parse_with_a_field_the_word_does_not_have_is_refused_at_play():
+    state = new()
+    seat = state["turn"]
+    tiles = tiles_at(state, seat, "ΛΟΓΟΣ", across("H8", 5))
+    extra = parse("ΛΟΓΟΣ", "λόγος", "N", NOUN_NSM | {"tense": "A"})
+    assert "tense" in refused("wrong_parse", state, seat, {"type": "play", "tiles": tiles, "parses": [extra]})
+
+
+def test_a_quiz_answer_with_an_extra_field_is_not_perfect():
+    state, _placer = with_logos()
+    state, _ = RULES.apply(state, None, {"type": "end_play"}, CTX)
+    extra = parse("ΛΟΓΟΣ", "λόγος", "N", NOUN_NSM | {"degree": "C"})
+    state, _ = RULES.apply(state, 0, {"type": "answer", "parses": [extra]}, CTX)
+    state, _ = RULES.apply(state, 1, {"type": "answer", "parses": [logos()]}, CTX)
+    results = state["plays"][0]["results"]
+    assert (results["0"]["perfect"], results["0"]["wrong"]) == (False, [["degree"]])
+    assert results["1"]["perfect"]
