@@ -53,7 +53,8 @@ class QuizPhase:
         return self._mark(state)
 
     def _mark(self, state: State) -> list[Event]:
-        """Mark the quiz turn: learning points to perfect parses (or the teacher's credit), teaching to the placer."""
+        """Mark the quiz turn: learning points to perfect parses (the teacher's credit to the others), teaching to the
+        placer."""
         quiz = state["quiz"]
         play = state["plays"][quiz["play"]]
         results = {}
@@ -68,7 +69,8 @@ class QuizPhase:
             perfect = wrong is not None and not any(wrong)
             # The answers are shown once marked (the group quiz's teaching moment) and feed the learning records.
             results[str(seat)] = {"answered": answer is not None, "perfect": perfect, "wrong": wrong, "given": answer}
-            points = quiz["credits"].get(str(seat), play["base"] if perfect else 0)
+            # A perfect answer earns the full base score; the teacher's credit is for the others.
+            points = play["base"] if perfect else quiz["credits"].get(str(seat), 0)
             play["learning"][str(seat)] = points
             if points:
                 events.append(score(seat, points, "learning", play=play["number"]))
@@ -116,6 +118,8 @@ class QuizPhase:
         if not play["marked"]:
             state["quiz"]["credits"][str(target)] = points
             return [event("credit", play=number, seat=target, points=points)]
+        result = (play.get("results") or {}).get(str(target))
+        need(not (result and result["perfect"]), "A perfect answer has its full points already.", NOT_ALLOWED)
         change = points - play["learning"].get(str(target), 0)
         play["learning"][str(target)] = points
         play["teaching"] += change

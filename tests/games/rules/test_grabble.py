@@ -699,12 +699,12 @@ def test_partial_credit_after_marking_moves_learning_and_teaching():
     assert RULES.scores(state).total == expected
 
 
-def test_credit_before_marking_overrides_the_result():
+def test_credit_before_marking_overrides_the_result_of_an_answer_that_is_not_perfect():
     state, placer = quiz_game(players=2)
     other = 1 - placer
     state, _ = RULES.apply(state, None, {"type": "credit", "play": 0, "seat": other, "points": 5}, CTX)
     state, _ = answer(state, placer, logos())
-    state, _ = answer(state, other, logos())
+    state, _ = answer(state, other, parse("ΛΟΓΟΣ", "λόγος", "N", NOUN_NSM | {"case": "G"}))
     assert state["plays"][0]["learning"][str(other)] == 5
 
 
@@ -854,3 +854,23 @@ def test_a_quiz_answer_with_an_extra_field_is_not_perfect():
     results = state["plays"][0]["results"]
     assert (results["0"]["perfect"], results["0"]["wrong"]) == (False, [["degree"]])
     assert results["1"]["perfect"]
+
+
+# -- a perfect answer keeps its full points; credit is for answers that are not perfect ------------------------------
+
+
+def test_credit_given_before_marking_does_not_lower_a_perfect_answer():
+    state, placer = quiz_game(players=2)
+    other = 1 - placer
+    state, _ = RULES.apply(state, None, {"type": "credit", "play": 0, "seat": other, "points": 5}, CTX)
+    state, _ = RULES.apply(state, None, {"type": "credit", "play": 0, "seat": placer, "points": 5}, CTX)
+    state, _ = answer(state, placer, logos())
+    state, _ = answer(state, other, parse("ΛΟΓΟΣ", "λόγος", "N", NOUN_NSM | {"case": "G"}))
+    assert state["plays"][0]["learning"] == {str(placer): 22, str(other): 5}
+
+
+def test_credit_after_marking_is_refused_for_a_perfect_answer():
+    state, placer = quiz_game(players=2)
+    state, _ = answer(state, placer, logos())
+    state, _ = answer(state, 1 - placer, logos())
+    refused("not_allowed", state, None, {"type": "credit", "play": 0, "seat": placer, "points": 3})
