@@ -216,14 +216,14 @@ def grabble_sheet(table: Table) -> dict[str, Any]:
             "learning": [play["learning"].get(str(s)) for s in seats],
             "teaching": play["teaching"],
         }
-        for play in view["sheet"]
+        for play in view["body"]["sheet"]
     ]
-    totals = view["totals"]
+    scores = view["scores"]
     return {
         "players": seated,
         "turns": turns,
-        "learning": [totals["learning"][s] for s in seats],
-        "teaching": [totals["teaching"][s] for s in seats],
-        "final": [totals["final"][s] for s in seats],
+        "learning": [scores["parts"]["learning"][s] for s in seats],
+        "teaching": [scores["parts"]["teaching"][s] for s in seats],
+        "final": [scores["total"][s] for s in seats],
         "phase": view["phase"],
     }

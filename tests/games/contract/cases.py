@@ -122,6 +122,15 @@ CASES: dict[str, Case] = {
 }
 
 
+def _grabble() -> Case:
+    from . import grabble
+
+    return Case(players=[2, 3, 4], options=grabble.OPTIONS, lexicon=grabble.LEXICON, choose=grabble.choose, games=30)
+
+
+CASES["grabble"] = _grabble()
+
+
 def case_for(slug: str) -> Case:
     return CASES.get(slug, Case())
 
