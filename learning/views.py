@@ -1,21 +1,22 @@
 """Pages for classes: thin; every decision is in services and selectors."""
 
 import csv
-from functools import wraps
 
 from django.contrib import messages
 from django.contrib.auth import login, logout
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
+from games.engine import AppError
 from lexicons import morphology
 
 from . import charts, reports, selectors, services, srs
+from .decorators import teacher_required
 from .forms import (
     ClassroomForm,
     JoinForm,
@@ -27,18 +28,6 @@ from .forms import (
     TeacherSignupForm,
 )
 from .models import Classroom, Report, ReviewItem, Student
-from .services import ClassroomError
-
-
-def teacher_required(view):
-    @wraps(view)
-    @login_required
-    def wrapped(request: HttpRequest, *args, **kwargs):
-        if not request.user.is_teacher:
-            raise PermissionDenied("This page is for teachers.")
-        return view(request, *args, **kwargs)
-
-    return wrapped
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -82,7 +71,7 @@ def create_classroom(request: HttpRequest) -> HttpResponse:
         return redirect("home")
     try:
         classroom = services.create_classroom(request.user, form.cleaned_data["name"], form.cleaned_data["language"])
-    except ClassroomError as error:
+    except AppError as error:
         messages.error(request, error.message)
         return redirect("home")
     messages.success(request, f"Class “{classroom.name}” created. Students join with the code {classroom.join_code}.")
@@ -91,7 +80,7 @@ def create_classroom(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def classroom(request: HttpRequest, classroom_id: int) -> HttpResponse:
-    room = get_object_or_404(Classroom, pk=classroom_id)
+    room = selectors.classroom_or_404(classroom_id)
     if not selectors.can_view_classroom(request.user, room):
         raise PermissionDenied("You can only see your own class.")
     context = {
@@ -110,7 +99,7 @@ def join(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             student = services.join_classroom(form.cleaned_data["code"], form.cleaned_data["name"])
-        except ClassroomError as error:
+        except AppError as error:
             form.add_error(None, error.message)
         else:
             logout(request)
@@ -126,7 +115,7 @@ def rejoin(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             student = services.find_by_rejoin_code(form.cleaned_data["code"])
-        except ClassroomError as error:
+        except AppError as error:
             form.add_error(None, error.message)
         else:
             logout(request)
@@ -144,7 +133,7 @@ def rename_student(request: HttpRequest, classroom_id: int, student_id: int) -> 
         try:
             student = services.rename_student(request.user, student_id, form.cleaned_data["name"])
             messages.success(request, f"Renamed to {student.display_name}.")
-        except ClassroomError as error:
+        except AppError as error:
             messages.error(request, error.message)
     else:
         messages.error(request, "Type the new name.")
@@ -157,7 +146,7 @@ def remove_student(request: HttpRequest, classroom_id: int, student_id: int) -> 
     try:
         student = services.remove_student(request.user, student_id)
         messages.success(request, f"{student.display_name} was removed from the class.")
-    except ClassroomError as error:
+    except AppError as error:
         messages.error(request, error.message)
     return redirect("learning:classroom", classroom_id=classroom_id)
 
@@ -170,7 +159,7 @@ def lock_classroom(request: HttpRequest, classroom_id: int) -> HttpResponse:
     try:
         room = services.set_locked(request.user, classroom_id, form.cleaned_data.get("locked", False))
         messages.success(request, "The class is locked: nobody new can join." if room.locked else "The class is open.")
-    except ClassroomError as error:
+    except AppError as error:
         messages.error(request, error.message)
     return redirect("learning:classroom", classroom_id=classroom_id)
 
@@ -178,7 +167,7 @@ def lock_classroom(request: HttpRequest, classroom_id: int) -> HttpResponse:
 # -- reports and the review list -------------------------------------------------------------------------------------
 def _report_student(request: HttpRequest, student_id: int) -> Student:
     """The student whose report is asked for, if the user may see it: the student, or their class's teacher."""
-    student = get_object_or_404(Student.objects.select_related("classroom"), pk=student_id)
+    student = selectors.student_or_404(student_id)
     user = request.user
     if user.is_teacher and student.classroom.teacher_id == user.id:
         return student
@@ -189,7 +178,7 @@ def _report_student(request: HttpRequest, student_id: int) -> Student:
 
 
 def _teachers_classroom(request: HttpRequest, classroom_id: int) -> Classroom:
-    room = get_object_or_404(Classroom, pk=classroom_id)
+    room = selectors.classroom_or_404(classroom_id)
     if not (request.user.is_teacher and room.teacher_id == request.user.id):
         raise PermissionDenied("Class reports are for the class's teacher.")
     return room
@@ -278,7 +267,7 @@ def build_student_report(request: HttpRequest, student_id: int) -> HttpResponse:
 @login_required
 def report_status(request: HttpRequest, report_id: int) -> JsonResponse:
     """The progress of a report job, for the page's progress bar."""
-    report = get_object_or_404(Report.objects.select_related("classroom"), pk=report_id)
+    report = selectors.report_or_404(report_id)
     if report.student_id is not None:
         _report_student(request, report.student_id)
     else:
@@ -295,7 +284,7 @@ def class_report_csv(request: HttpRequest, classroom_id: int, table: str) -> Htt
     if table == "students":
         rows = reports.class_students_rows(report.figures)
     else:
-        rows = reports.class_words_rows(report.children.select_related("student").order_by("student__display_name"))
+        rows = reports.class_words_rows(selectors.student_reports(report))
     return _csv(f"class-{room.id}-{table}-{report.finished:%Y%m%d}.csv", rows)
 
 
@@ -338,7 +327,7 @@ def review_quiz(request: HttpRequest) -> HttpResponse:
     student = _my_student(request)
     if request.method == "POST":
         item_id = request.POST.get("item", "")
-        item = student.review_items.filter(pk=int(item_id)).first() if item_id.isdigit() else None
+        item = selectors.review_item(student, int(item_id)) if item_id.isdigit() else None
         if item is None:
             messages.error(request, "That word is not on your review list.")
             return redirect("learning:review_quiz")

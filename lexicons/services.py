@@ -167,6 +167,17 @@ def _insert(rows: list[tuple]) -> int:
 # --- uploads and the Celery job --------------------------------------------------------------------------------------
 
 
+def start_upload(lexicon: Lexicon | None, name: str, language: str, fmt: str, paths: list[str], user: Any) -> ImportJob:
+    """A teacher's upload: import ``paths`` into ``lexicon`` (replacing its words), or into a new lexicon of
+    theirs called ``name`` when ``lexicon`` is None."""
+    with transaction.atomic():
+        if lexicon is None:
+            lexicon = Lexicon.objects.create(
+                name=name, language=language, owner=user, source="uploaded by " + user.get_username()
+            )
+        return start_import(lexicon, fmt, paths, user)
+
+
 def start_import(lexicon: Lexicon, fmt: str, paths: list[str], user=None) -> ImportJob:
     """Record an import job and enqueue it once the current transaction commits (the task must see the job)."""
     from lexicons.tasks import run_import

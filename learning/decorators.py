@@ -1,0 +1,24 @@
+"""Who may open a page: the access decorators every app's views use."""
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponseBase
+
+View = Callable[..., HttpResponseBase]
+
+
+def teacher_required(view: View) -> View:
+    """A page for teachers only: a visitor is sent to log in, a student is refused (403)."""
+
+    @wraps(view)
+    @login_required
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        if not request.user.is_teacher:
+            raise PermissionDenied("This page is for teachers.")
+        return view(request, *args, **kwargs)
+
+    return wrapped
