@@ -5,7 +5,7 @@ from collections.abc import Callable
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
@@ -17,13 +17,13 @@ from games.engine import AppError
 from games.forms import StartLessonForm
 from games.services import lessons, moderation
 from learning import selectors as learning_selectors
-from learning.decorators import teacher_required
+from learning.decorators import AuthenticatedRequest, teacher_required
 
 RENDERERS = "games/renderers/"
 
 
 @teacher_required
-def start_lesson(request: HttpRequest, classroom_id: int) -> HttpResponse:
+def start_lesson(request: AuthenticatedRequest, classroom_id: int) -> HttpResponse:
     classroom = learning_selectors.teachers_classroom(request.user, classroom_id)
     running = selectors.running_lesson(classroom)
     if running is not None:
@@ -51,7 +51,7 @@ def start_lesson(request: HttpRequest, classroom_id: int) -> HttpResponse:
 
 
 @teacher_required
-def lesson_dashboard(request: HttpRequest, lesson_id: int) -> HttpResponse:
+def lesson_dashboard(request: AuthenticatedRequest, lesson_id: int) -> HttpResponse:
     lesson = selectors.teachers_lesson(request.user, lesson_id)
     if lesson is None:
         raise Http404("That is not a lesson of one of your classes.")
@@ -64,7 +64,7 @@ def lesson_dashboard(request: HttpRequest, lesson_id: int) -> HttpResponse:
 
 @require_POST
 @teacher_required
-def end_lesson(request: HttpRequest, lesson_id: int) -> HttpResponse:
+def end_lesson(request: AuthenticatedRequest, lesson_id: int) -> HttpResponse:
     try:
         lesson = lessons.end_lesson(request.user, lesson_id)
     except AppError as error:
@@ -75,7 +75,7 @@ def end_lesson(request: HttpRequest, lesson_id: int) -> HttpResponse:
 
 
 @login_required
-def table(request: HttpRequest, table_id: int) -> HttpResponse:
+def table(request: AuthenticatedRequest, table_id: int) -> HttpResponse:
     table = selectors.game_table(table_id)
     access = selectors.access(request.user, table)
     if access is None:
@@ -94,7 +94,7 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     return render(request, "games/table.html", context)
 
 
-def _moderate(request: HttpRequest, table_id: int, change: Callable[[], object], done: str) -> HttpResponse:
+def _moderate(request: AuthenticatedRequest, table_id: int, change: Callable[[], object], done: str) -> HttpResponse:
     """Run a teacher's change to a table, say how it went, and go back to where the teacher came from."""
     try:
         change()
@@ -110,25 +110,25 @@ def _moderate(request: HttpRequest, table_id: int, change: Callable[[], object],
 
 @require_POST
 @teacher_required
-def pause_table(request: HttpRequest, table_id: int) -> HttpResponse:
+def pause_table(request: AuthenticatedRequest, table_id: int) -> HttpResponse:
     return _moderate(request, table_id, lambda: moderation.pause_table(request.user, table_id), "The table is paused.")
 
 
 @require_POST
 @teacher_required
-def resume_table(request: HttpRequest, table_id: int) -> HttpResponse:
+def resume_table(request: AuthenticatedRequest, table_id: int) -> HttpResponse:
     return _moderate(request, table_id, lambda: moderation.resume_table(request.user, table_id), "Play resumes.")
 
 
 @require_POST
 @teacher_required
-def end_table(request: HttpRequest, table_id: int) -> HttpResponse:
+def end_table(request: AuthenticatedRequest, table_id: int) -> HttpResponse:
     return _moderate(request, table_id, lambda: moderation.end_table(request.user, table_id), "The game has ended.")
 
 
 @require_POST
 @teacher_required
-def remove_player(request: HttpRequest, table_id: int, seat: int) -> HttpResponse:
+def remove_player(request: AuthenticatedRequest, table_id: int, seat: int) -> HttpResponse:
     return _moderate(
         request,
         table_id,
@@ -138,7 +138,7 @@ def remove_player(request: HttpRequest, table_id: int, seat: int) -> HttpRespons
 
 
 @login_required
-def grabble_sheet(request: HttpRequest, table_id: int) -> HttpResponse:
+def grabble_sheet(request: AuthenticatedRequest, table_id: int) -> HttpResponse:
     """The printable score sheet of a Grabble table, for its players and the class's teacher."""
     table = selectors.game_table(table_id, game="grabble")
     if selectors.access(request.user, table) is None:

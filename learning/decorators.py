@@ -8,7 +8,15 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponseBase
 
+from learning.models import User
+
 View = Callable[..., HttpResponseBase]
+
+
+class AuthenticatedRequest(HttpRequest):
+    """The request of a view behind ``login_required`` or :func:`teacher_required`: its user is logged in."""
+
+    user: User
 
 
 def teacher_required(view: View) -> View:
@@ -16,7 +24,7 @@ def teacher_required(view: View) -> View:
 
     @wraps(view)
     @login_required
-    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+    def wrapped(request: AuthenticatedRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         if not request.user.is_teacher:
             raise PermissionDenied("This page is for teachers.")
         return view(request, *args, **kwargs)

@@ -1,5 +1,6 @@
 """Reads for classes and students."""
 
+from django.contrib.auth.models import AnonymousUser
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 
@@ -28,7 +29,7 @@ def can_view_classroom(user: User, classroom: Classroom) -> bool:
     return student is not None and student.active and student.classroom_id == classroom.id
 
 
-def student_of(user: User) -> Student | None:
+def student_of(user: User | AnonymousUser) -> Student | None:
     if not user.is_authenticated or not user.is_student:
         return None
     student = getattr(user, "student", None)

@@ -1,6 +1,7 @@
 """Pages for classes: thin; every decision is in services and selectors."""
 
 import csv
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth import login, logout
@@ -16,7 +17,7 @@ from games.engine import AppError
 from lexicons import morphology
 
 from . import charts, reports, selectors, services, srs
-from .decorators import teacher_required
+from .decorators import AuthenticatedRequest, teacher_required
 from .forms import (
     ClassroomForm,
     JoinForm,
@@ -62,12 +63,12 @@ def logout_view(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 @teacher_required
-def create_classroom(request: HttpRequest) -> HttpResponse:
+def create_classroom(request: AuthenticatedRequest) -> HttpResponse:
     form = ClassroomForm(request.POST)
     if not form.is_valid():
         for errors in form.errors.values():
             for error in errors:
-                messages.error(request, error)
+                messages.error(request, str(error))
         return redirect("home")
     try:
         classroom = services.create_classroom(request.user, form.cleaned_data["name"], form.cleaned_data["language"])
@@ -79,7 +80,7 @@ def create_classroom(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-def classroom(request: HttpRequest, classroom_id: int) -> HttpResponse:
+def classroom(request: AuthenticatedRequest, classroom_id: int) -> HttpResponse:
     room = selectors.classroom_or_404(classroom_id)
     if not selectors.can_view_classroom(request.user, room):
         raise PermissionDenied("You can only see your own class.")
@@ -127,7 +128,7 @@ def rejoin(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 @teacher_required
-def rename_student(request: HttpRequest, classroom_id: int, student_id: int) -> HttpResponse:
+def rename_student(request: AuthenticatedRequest, classroom_id: int, student_id: int) -> HttpResponse:
     form = RenameForm(request.POST)
     if form.is_valid():
         try:
@@ -142,7 +143,7 @@ def rename_student(request: HttpRequest, classroom_id: int, student_id: int) -> 
 
 @require_POST
 @teacher_required
-def remove_student(request: HttpRequest, classroom_id: int, student_id: int) -> HttpResponse:
+def remove_student(request: AuthenticatedRequest, classroom_id: int, student_id: int) -> HttpResponse:
     try:
         student = services.remove_student(request.user, student_id)
         messages.success(request, f"{student.display_name} was removed from the class.")
@@ -153,7 +154,7 @@ def remove_student(request: HttpRequest, classroom_id: int, student_id: int) -> 
 
 @require_POST
 @teacher_required
-def lock_classroom(request: HttpRequest, classroom_id: int) -> HttpResponse:
+def lock_classroom(request: AuthenticatedRequest, classroom_id: int) -> HttpResponse:
     form = LockForm(request.POST)
     form.is_valid()
     try:
@@ -165,7 +166,7 @@ def lock_classroom(request: HttpRequest, classroom_id: int) -> HttpResponse:
 
 
 # -- reports and the review list -------------------------------------------------------------------------------------
-def _report_student(request: HttpRequest, student_id: int) -> Student:
+def _report_student(request: AuthenticatedRequest, student_id: int) -> Student:
     """The student whose report is asked for, if the user may see it: the student, or their class's teacher."""
     student = selectors.student_or_404(student_id)
     user = request.user
@@ -177,7 +178,7 @@ def _report_student(request: HttpRequest, student_id: int) -> Student:
     raise PermissionDenied("You can only see your own report.")
 
 
-def _teachers_classroom(request: HttpRequest, classroom_id: int) -> Classroom:
+def _teachers_classroom(request: AuthenticatedRequest, classroom_id: int) -> Classroom:
     room = selectors.classroom_or_404(classroom_id)
     if not (request.user.is_teacher and room.teacher_id == request.user.id):
         raise PermissionDenied("Class reports are for the class's teacher.")
@@ -211,7 +212,7 @@ def _csv(filename: str, rows) -> HttpResponse:
 
 
 @teacher_required
-def class_report(request: HttpRequest, classroom_id: int) -> HttpResponse:
+def class_report(request: AuthenticatedRequest, classroom_id: int) -> HttpResponse:
     room = _teachers_classroom(request, classroom_id)
     report = reports.latest(room)
     figures = report.figures if report else None
@@ -226,7 +227,7 @@ def class_report(request: HttpRequest, classroom_id: int) -> HttpResponse:
 
 
 @login_required
-def student_report(request: HttpRequest, student_id: int) -> HttpResponse:
+def student_report(request: AuthenticatedRequest, student_id: int) -> HttpResponse:
     student = _report_student(request, student_id)
     report = reports.latest(student.classroom, student)
     figures = report.figures if report else None
@@ -244,7 +245,7 @@ def student_report(request: HttpRequest, student_id: int) -> HttpResponse:
 
 @require_POST
 @teacher_required
-def build_class_report(request: HttpRequest, classroom_id: int) -> HttpResponse:
+def build_class_report(request: AuthenticatedRequest, classroom_id: int) -> HttpResponse:
     room = _teachers_classroom(request, classroom_id)
     report = services.request_report(request.user, room)
     if _wants_json(request):
@@ -255,7 +256,7 @@ def build_class_report(request: HttpRequest, classroom_id: int) -> HttpResponse:
 
 @require_POST
 @login_required
-def build_student_report(request: HttpRequest, student_id: int) -> HttpResponse:
+def build_student_report(request: AuthenticatedRequest, student_id: int) -> HttpResponse:
     student = _report_student(request, student_id)
     report = services.request_report(request.user, student.classroom, student)
     if _wants_json(request):
@@ -265,7 +266,7 @@ def build_student_report(request: HttpRequest, student_id: int) -> HttpResponse:
 
 
 @login_required
-def report_status(request: HttpRequest, report_id: int) -> JsonResponse:
+def report_status(request: AuthenticatedRequest, report_id: int) -> JsonResponse:
     """The progress of a report job, for the page's progress bar."""
     report = selectors.report_or_404(report_id)
     if report.student_id is not None:
@@ -276,7 +277,7 @@ def report_status(request: HttpRequest, report_id: int) -> JsonResponse:
 
 
 @teacher_required
-def class_report_csv(request: HttpRequest, classroom_id: int, table: str) -> HttpResponse:
+def class_report_csv(request: AuthenticatedRequest, classroom_id: int, table: str) -> HttpResponse:
     room = _teachers_classroom(request, classroom_id)
     report = reports.latest(room)
     if report is None:
@@ -289,7 +290,7 @@ def class_report_csv(request: HttpRequest, classroom_id: int, table: str) -> Htt
 
 
 @login_required
-def student_report_csv(request: HttpRequest, student_id: int) -> HttpResponse:
+def student_report_csv(request: AuthenticatedRequest, student_id: int) -> HttpResponse:
     student = _report_student(request, student_id)
     report = reports.latest(student.classroom, student)
     if report is None:
@@ -297,7 +298,7 @@ def student_report_csv(request: HttpRequest, student_id: int) -> HttpResponse:
     return _csv(f"student-{student.id}-words-{report.finished:%Y%m%d}.csv", reports.student_words_rows(report.figures))
 
 
-def _my_student(request: HttpRequest) -> Student:
+def _my_student(request: AuthenticatedRequest) -> Student:
     student = selectors.student_of(request.user)
     if student is None:
         raise PermissionDenied("The review list is for students.")
@@ -305,10 +306,10 @@ def _my_student(request: HttpRequest) -> Student:
 
 
 @login_required
-def review_list(request: HttpRequest) -> HttpResponse:
+def review_list(request: AuthenticatedRequest) -> HttpResponse:
     student = _my_student(request)
     today = timezone.localdate()
-    items = [
+    items: list[dict[str, Any]] = [
         {"item": item, "parse": srs.describe(item), "due_now": srs.is_due(item.due, today)}
         for item in student.review_items.order_by("due", "box", "form", "pk")
     ]
@@ -322,7 +323,7 @@ def review_list(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-def review_quiz(request: HttpRequest) -> HttpResponse:
+def review_quiz(request: AuthenticatedRequest) -> HttpResponse:
     """One due word at a time: Greek words are parsed with selects, other words self-graded by meaning."""
     student = _my_student(request)
     if request.method == "POST":
@@ -355,7 +356,7 @@ def review_quiz(request: HttpRequest) -> HttpResponse:
     return render(request, "learning/reports/review_quiz.html", context)
 
 
-def _grade(request: HttpRequest, item: ReviewItem, fields: tuple[str, ...], answer: dict) -> None:
+def _grade(request: AuthenticatedRequest, item: ReviewItem, fields: tuple[str, ...], answer: dict) -> None:
     meaning = f"{item.form}: {item.lemma + ', ' if item.lemma else ''}{item.gloss or 'no gloss in the lexicon'}"
     if fields:
         wrong = srs.answer_parse(item, answer)

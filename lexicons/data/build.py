@@ -62,7 +62,7 @@ def _number(value: float | None) -> str:
 
 
 def greek() -> Iterator[Record]:
-    import pysblgnt
+    import pysblgnt  # type: ignore[import-untyped]
     import yaml
 
     books = sorted((Path(pysblgnt.__file__).parent / "sblgnt").glob("*-morphgnt.txt"))
