@@ -1,4 +1,4 @@
-"""The table websocket (live protocol, DESIGN.md §2), the dashboard websocket, and the class page's lesson push."""
+"""The table websocket (docs/protocol.md), the dashboard websocket, and the class page's lesson push."""
 
 import json
 
