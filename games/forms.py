@@ -1,6 +1,6 @@
 """The teacher's "start a lesson" form: game, lexicon, the game's own table options, and the seating."""
 
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.db.models import F, Q
@@ -25,15 +25,26 @@ def offered_games(classroom: Classroom, show_all: bool) -> dict[str, Game]:
 def option_field(option: Option) -> forms.Field:
     """A form field for a rules :class:`Option`. Never required: each game's options are shown together and only
     the chosen game's are read; a missing value falls back to the rules' default."""
-    common = {"label": option.label, "help_text": option.help, "required": False}
+    label, help_text = option.label, option.help
     if option.kind == "bool":
-        return forms.BooleanField(initial=option.default, **common)
+        return forms.BooleanField(initial=option.default, label=label, help_text=help_text, required=False)
     if option.kind == "choice":
         return forms.ChoiceField(
-            choices=[(str(value), label) for value, label in option.choices], initial=str(option.default), **common
+            choices=[(str(value), text) for value, text in option.choices],
+            initial=str(option.default),
+            label=label,
+            help_text=help_text,
+            required=False,
         )
     if option.kind == "int":
-        return forms.IntegerField(min_value=option.low, max_value=option.high, initial=option.default, **common)
+        return forms.IntegerField(
+            min_value=option.low,
+            max_value=option.high,
+            initial=option.default,
+            label=label,
+            help_text=help_text,
+            required=False,
+        )
     raise ValueError(f"unknown option kind {option.kind!r}")
 
 
@@ -56,17 +67,15 @@ class StartLessonForm(forms.Form):
     def __init__(self, *args: Any, classroom: Classroom, teacher: User, show_all: bool = False, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.games = offered_games(classroom, show_all)
-        self.fields["game"].choices = [(slug, rules.title) for slug, rules in self.games.items()]
+        game_field = cast(forms.ChoiceField, self.fields["game"])
+        lexicon_field = cast(forms.ModelChoiceField, self.fields["lexicon"])
+        game_field.choices = [(slug, rules.title) for slug, rules in self.games.items()]
         languages = {classroom.language} | {rules.language for rules in self.games.values() if rules.language}
-        self.fields["lexicon"].queryset = Lexicon.objects.filter(
-            Q(owner__isnull=True) | Q(owner=teacher), version__gt=0, language__in=languages
-        )
+        usable = Lexicon.objects.filter(Q(owner__isnull=True) | Q(owner=teacher), version__gt=0, language__in=languages)
+        lexicon_field.queryset = usable
         # The bundled lexicon of the class's language is what most lessons want; failing that, the first by name.
-        self.fields["lexicon"].initial = (
-            self.fields["lexicon"]
-            .queryset.filter(language=classroom.language)
-            .order_by(F("slug").asc(nulls_last=True), "name")
-            .first()
+        lexicon_field.initial = (
+            usable.filter(language=classroom.language).order_by(F("slug").asc(nulls_last=True), "name").first()
         )
         for slug, rules in self.games.items():
             for option in rules.options:
@@ -108,8 +117,9 @@ class StartLessonForm(forms.Form):
         return [tables[n] for n in sorted(tables)]
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
-        rules, lexicon = self.games.get(data.get("game")), data.get("lexicon")
+        super().clean()
+        data = self.cleaned_data
+        rules, lexicon = self.games.get(data.get("game", "")), data.get("lexicon")
         if rules is not None and rules.language and lexicon is not None and lexicon.language != rules.language:
             self.add_error(
                 "lexicon", f"{lexicon.name} is not in the language of {rules.title}: choose a {rules.language} lexicon."

@@ -28,7 +28,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, cast
 
 from lexicons import hunspell, morphology
 from lexicons.normalise import GREEK_ELISION_MARKS, movable_nu_variants
@@ -102,7 +102,7 @@ def _open_binary(path: Path) -> tuple[BinaryIO, BinaryIO]:
     raw = open(path, "rb")  # noqa: SIM115 - closed by the caller
     if raw.read(2) == _GZIP_MAGIC:
         raw.seek(0)
-        return raw, gzip.GzipFile(fileobj=raw)
+        return raw, cast(BinaryIO, gzip.GzipFile(fileobj=raw))
     raw.seek(0)
     return raw, raw
 
@@ -208,7 +208,7 @@ def read_csv(path: Path, progress: Progress | None = None) -> Iterator[Record]:
     if first is None:
         raise LexiconImportError("the file is empty", file=name)
     delimiter = "\t" if str(path).endswith((".tsv", ".tsv.gz")) or "\t" in first[1] else ","
-    columns = CSV_COLUMNS
+    columns: tuple[str, ...] = CSV_COLUMNS
     rows = csv.reader((text for _, text in _chain_first(first, lines)), delimiter=delimiter)
     for row in rows:
         line_no = rows.line_num  # every physical line is fed to the reader, so this is the file's line

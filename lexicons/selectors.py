@@ -4,6 +4,7 @@ import unicodedata
 from typing import Any
 
 from django.db.models import F, Q, QuerySet
+from django.shortcuts import get_object_or_404
 
 from lexicons import morphology
 from lexicons.models import Entry, ImportJob, Lexicon
@@ -15,6 +16,23 @@ SEARCH_LIMIT = 200
 def lexicon_list() -> QuerySet[Lexicon]:
     """Every lexicon (any logged-in user may browse them), bundled first."""
     return Lexicon.objects.select_related("owner").order_by(F("slug").asc(nulls_last=True), "language", "name")
+
+
+def lexicon_or_404(pk: int) -> Lexicon:
+    return get_object_or_404(Lexicon, pk=pk)
+
+
+def import_job_or_404(pk: int) -> ImportJob:
+    return get_object_or_404(ImportJob.objects.select_related("lexicon"), pk=pk)
+
+
+def last_import(lexicon: Lexicon) -> ImportJob | None:
+    return lexicon.imports.first()
+
+
+def import_running(lexicon: Lexicon) -> bool:
+    """Whether an import into ``lexicon`` is queued or running."""
+    return lexicon.imports.filter(status__in=["queued", "running"]).exists()
 
 
 def usable_lexicons(language: str | None = None) -> QuerySet[Lexicon]:

@@ -14,9 +14,9 @@ from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
-from games import services
 from games.models import Move, Table
 from games.rules import GAMES
+from games.services import lessons, moves
 from learning import services as learning_services
 from lexicons import morphology
 from lexicons.models import Entry, Lexicon
@@ -59,7 +59,7 @@ def greek_lexicon() -> Lexicon:
 
 def start_grabble(teacher, classroom, names=("Ἀλέξανδρος", "Βίκη"), options=None) -> Table:
     students = [learning_services.join_classroom(classroom.join_code, name) for name in names]
-    lesson = services.start_lesson(
+    lesson = lessons.start_lesson(
         teacher, classroom, "grabble", greek_lexicon(), options or {}, [[s.id for s in students]]
     )
     return lesson.tables.get()
@@ -76,7 +76,7 @@ def arrange_racks(table: Table, racks: dict[int, str], turn: int = 0) -> dict[in
 
 
 def act(table: Table, user, action: dict) -> Table:
-    services.apply_action(table.id, user, action)
+    moves.apply_action(table.id, user, action)
     table.refresh_from_db()
     return table
 
@@ -154,7 +154,7 @@ def test_other_games_neither_load_the_grabble_styles_nor_link_a_score_sheet(teac
     spanish = learning_services.create_classroom(teacher, "Español", "spa")
     for name in ("Lucía", "Mateo"):
         learning_services.join_classroom(spanish.join_code, name)
-    other = services.start_lesson(teacher, spanish, "palabras_cortas", None, {}, 2).tables.get()
+    other = lessons.start_lesson(teacher, spanish, "palabras_cortas", None, {}, 2).tables.get()
     client = Client()
     client.force_login(teacher)
     page = client.get(reverse("games:table", args=[other.id])).content.decode()

@@ -4,8 +4,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import services
 from games.models import Lesson, Table
+from games.services import lessons
 from learning import services as learning_services
 from lexicons.models import Lexicon
 from tests.games.conftest import seated
@@ -148,7 +148,7 @@ def test_the_table_page_for_a_player_and_for_the_teacher(teacher, table):
     assert player.status_code == 200
     assert player.context["seat"] == 1
     assert b'data-seat="1"' in player.content
-    assert b"renderers/toy.js" in player.content
+    assert b"renderers/generic.js" in player.content  # the toy game has no renderer of its own
     spectator = client_for(teacher).get(url)
     assert spectator.context["seat"] is None
     assert b'data-seat=""' in spectator.content
@@ -200,4 +200,4 @@ def test_ending_the_lesson_returns_to_the_class(teacher, classroom, lesson):
     response = client_for(teacher).post(reverse("games:end_lesson", args=[lesson.id]))
     assert response.url == reverse("learning:classroom", args=[classroom.id])
     assert Lesson.objects.get().ended is not None
-    services.start_lesson(teacher, classroom, "toy", None, {}, 3)
+    lessons.start_lesson(teacher, classroom, "toy", None, {}, 3)

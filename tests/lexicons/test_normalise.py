@@ -1,4 +1,4 @@
-"""Keys per specs/lexicons.md, on the spec's examples, on properties, and on every bundled Greek form."""
+"""Keys per language (``lexicons.normalise``), on worked examples, on properties, and on every bundled Greek form."""
 
 import csv
 import gzip
