@@ -11,8 +11,9 @@ Formats (``FORMATS``):
   ``parse`` is empty, a JSON object (``{"case": "N"}``), ``name=value`` pairs separated by ``;``, or, for a Greek
   part of speech (``N-``, ``V-``, ``RA`` …), a MorphGNT 8-character code (``----NSM-``).
 - ``morphgnt``: MorphGNT SBLGNT token files (7 columns, or 8 with the Robinson code of the PyPI copy). Tokens are
-  counted per analysis: the count is the frequency. Movable ν gives both forms; elided forms (δι’) are added,
-  analysed as the full word; proper nouns (capitalised lemmas, MorphGNT's convention) are left out.
+  counted per analysis: the count is the frequency. Movable ν gives both forms; the printed form is added
+  where its key differs from the normalised one (οὐκ and οὐχ beside οὐ, ἐξ beside ἐκ, elided δι’ beside διά), with
+  the analysis of the normalised word; proper nouns (capitalised lemmas, MorphGNT's convention) are left out.
 - ``hunspell``: a ``.dic`` and its ``.aff``, expanded by :mod:`lexicons.hunspell`; the lemma is the stem.
 
 Every problem raises :class:`LexiconImportError` naming the file and line. Files are UTF-8 (a UTF-8 byte-order mark
@@ -24,6 +25,7 @@ import gzip
 import json
 import os
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -31,7 +33,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from lexicons import hunspell, morphology
-from lexicons.normalise import GREEK_ELISION_MARKS, movable_nu_variants
+from lexicons.normalise import greek_key, movable_nu_variants
 
 DEFAULT_MAX_BYTES = 50 * 1024 * 1024
 FORMATS = {
@@ -289,12 +291,21 @@ def read_morphgnt(paths: Iterable[Path], progress: Progress | None = None) -> It
                 raise LexiconImportError(str(exc), file=name, line=line_no) from None
             if lemma[:1].isupper():
                 continue  # proper noun
-            for form in movable_nu_variants(norm):
+            forms = movable_nu_variants(norm)
+            printed = printed_form(word)
+            if greek_key(printed) not in {greek_key(form) for form in forms}:
+                forms.append(printed)  # οὐκ, οὐχ, ἐξ and elided δι’ where the normalised column has οὐ, ἐκ, διά
+            for form in forms:
                 counts[(form, lemma, pos, code)] += 1
-            if word[-1:] in GREEK_ELISION_MARKS:
-                counts[(word[:1].lower() + word[1:], lemma, pos, code)] += 1
     for (form, lemma, pos, code), count in counts.items():
         yield Record(form, lemma, pos, morphology.parse_from_code(pos, code), frequency=float(count))
+
+
+def printed_form(word: str) -> str:
+    """A word as printed in the text, as a lexicon form: lower case at the start of a sentence and a grave accent
+    written acute (the grave only stands for an acute before another word)."""
+    word = word[:1].lower() + word[1:]
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFD", word).replace("\u0300", "\u0301"))
 
 
 def read_hunspell(dic_path: Path, aff_path: Path, progress: Progress | None = None) -> Iterator[Record]:

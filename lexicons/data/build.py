@@ -7,8 +7,9 @@ Debian's ``hunspell-es`` (``apt-get install -y hunspell-es``). Nothing here is n
 the gzip'd TSV files (``form, lemma, pos, parse, gloss, frequency``, the ``csv`` loader format) this script writes.
 
 Choices:
-- Greek: MorphGNT SBLGNT via the ``morphgnt`` loader (movable ν both ways, elided forms, proper nouns out, token
-  counts as frequency); parse written as the MorphGNT code, part of speech as its code; glosses from
+- Greek: MorphGNT SBLGNT via the ``morphgnt`` loader (movable ν both ways; the printed form beside the normalised one
+  where their keys differ: οὐκ and οὐχ beside οὐ, ἐξ beside ἐκ, elided δι’ beside διά; proper nouns out; token counts
+  as frequency); parse written as the MorphGNT code, part of speech as its code; glosses from
   ``/work/shared/data/morphgnt-lexemes.yaml`` (``SHARED_DATA`` overrides the folder).
 - Spanish: es_ES stems starting with a capital (names, acronyms) are left out; every other stem expanded by
   :mod:`lexicons.hunspell`; zipf frequency of the accented form.
