@@ -63,7 +63,9 @@ def import_lexicon(
         _record_failure(lexicon, exc)
         raise
     try:
-        count = _write_entries(lexicon, staged, read_records(fmt, paths, progress), progress, on_progress)
+        count = _write_entries(
+            lexicon, staged, read_records(fmt, paths, progress, lexicon.language), progress, on_progress
+        )
         if count == 0:
             raise LexiconImportError("no words found: every line was blank, a comment, or not a game word")
     except BaseException as exc:

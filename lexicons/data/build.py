@@ -11,9 +11,10 @@ Choices:
   where their keys differ: οὐκ and οὐχ beside οὐ, ἐξ beside ἐκ, elided δι’ beside διά; proper nouns out; token counts
   as frequency); parse written as the MorphGNT code, part of speech as its code; glosses from
   ``/work/shared/data/morphgnt-lexemes.yaml`` (``SHARED_DATA`` overrides the folder).
-- Spanish: es_ES stems starting with a capital (names, acronyms) are left out; every other stem expanded by
+- Spanish: es_ES stems starting with a capital (names, acronyms) and abbreviations (:mod:`lexicons.abbreviations`:
+  dots, inner capitals, no vowel, or on its list for es_ES) are left out; every other stem expanded by
   :mod:`lexicons.hunspell`; zipf frequency of the accented form.
-- English: ENABLE as is; zipf frequency.
+- English: ENABLE as is (a word-game list: lower case, no abbreviations); zipf frequency.
 """
 
 import csv
@@ -77,7 +78,7 @@ def greek() -> Iterator[Record]:
 def spanish() -> Iterator[Record]:
     from wordfreq import zipf_frequency
 
-    for record in read_hunspell(HUNSPELL_ES.with_suffix(".dic"), HUNSPELL_ES.with_suffix(".aff")):
+    for record in read_hunspell(HUNSPELL_ES.with_suffix(".dic"), HUNSPELL_ES.with_suffix(".aff"), language="spa"):
         if record.lemma[:1].isupper():
             continue
         record.frequency = zipf_frequency(record.form, "es")
