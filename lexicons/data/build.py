@@ -71,8 +71,17 @@ def greek() -> Iterator[Record]:
     with open(SHARED_DATA / "morphgnt-lexemes.yaml", encoding="utf-8") as f:
         lexemes = yaml.load(f, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # noqa: S506 - safe loader
     for record in read_morphgnt(books):
-        record.gloss = str((lexemes.get(record.lemma) or {}).get("gloss", "") or "")
+        record.gloss = gloss_text((lexemes.get(record.lemma) or {}).get("gloss"))
         yield record
+
+
+def gloss_text(value: object) -> str:
+    """A gloss as prose: the lexemes file gives some lemmas a list of senses (βάτος, ἄπειμι), joined by "; "."""
+    if value is None:
+        return ""
+    if isinstance(value, list | tuple):
+        return "; ".join(str(item).strip() for item in value if str(item).strip())
+    return str(value)
 
 
 def spanish() -> Iterator[Record]:
