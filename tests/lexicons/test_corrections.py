@@ -137,3 +137,11 @@ def test_the_migration_folds_the_keys_of_english_entries_imported_before():
     Entry.objects.create(lexicon=spanish, version=1, form="año", key="AÑO")
     import_module("lexicons.migrations.0003_english_keys_fold_accents").fold_english_keys(apps, None)
     assert sorted(Entry.objects.values_list("key", flat=True)) == ["AÑO", "CAFE", "TEA"]
+
+
+@pytest.mark.django_db
+def test_lexicon_pages_name_the_language(client, student):
+    lexicon = Lexicon.objects.create(name="Griego", language="grc")
+    client.force_login(student.user)
+    assert "<td>Koine Greek</td>" in client.get(reverse("lexicons:list")).content.decode()
+    assert "<p>Koine Greek · " in client.get(reverse("lexicons:browse", args=[lexicon.pk])).content.decode()
