@@ -44,8 +44,8 @@ def spanish_key(text: str) -> str:
 
 
 def english_key(text: str) -> str:
-    """Upper-case: ENABLE words are plain a–z."""
-    return unicodedata.normalize("NFC", text).upper()
+    """Upper-case A–Z: accents are folded (CAFE for café, NAIVE for naïve), as cards have no accented letters."""
+    return _drop_combining_marks(text).upper()
 
 
 def default_key(text: str) -> str:

@@ -63,7 +63,10 @@ def import_lexicon(
         _record_failure(lexicon, exc)
         raise
     try:
-        count = _write_entries(lexicon, staged, read_records(fmt, files, progress), progress, on_progress)
+        count = _write_entries(
+            lexicon, staged, read_records(fmt, files, progress, lexicon.language), progress, on_progress
+        )
+        count -= _drop_repeats(lexicon.pk, staged)
         if count == 0:
             raise LexiconImportError("no words found: every line was blank, a comment, or not a game word")
     except BaseException as exc:
@@ -148,6 +151,26 @@ def _write_entries(
     if on_progress:
         on_progress(1.0, count)
     return count
+
+
+def _drop_repeats(lexicon_id: int, version: int) -> int:
+    """Delete the staged rows that repeat an analysis already there (a line uploaded twice, 300,000 times …), keeping
+    the one with the highest frequency; returns how many went. Done in the database after the streamed insert, so
+    memory stays bounded however many lines the upload has."""
+    table = Entry._meta.db_table
+    analysis = "key, form, lemma, pos, parse, gloss"
+    sql = f"""
+        DELETE FROM {table} WHERE id IN (
+            SELECT id FROM (
+                SELECT id, ROW_NUMBER() OVER (
+                    PARTITION BY {analysis} ORDER BY frequency IS NULL, frequency DESC, id
+                ) AS n
+                FROM {table} WHERE lexicon_id = %s AND version = %s
+            ) AS numbered WHERE n > 1
+        )"""  # noqa: S608 - table and column names are ours, values are parameters
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(sql, [lexicon_id, version])
+        return max(cursor.rowcount, 0)
 
 
 def _insert(rows: list[tuple]) -> int:

@@ -7,12 +7,15 @@ Debian's ``hunspell-es`` (``apt-get install -y hunspell-es``). Nothing here is n
 the gzip'd TSV files (``form, lemma, pos, parse, gloss, frequency``, the ``csv`` loader format) this script writes.
 
 Choices:
-- Greek: MorphGNT SBLGNT via the ``morphgnt`` loader (movable ν both ways, elided forms, proper nouns out, token
-  counts as frequency); parse written as the MorphGNT code, part of speech as its code; glosses from
+- Greek: MorphGNT SBLGNT via the ``morphgnt`` loader (movable ν both ways; the printed form beside the normalised one
+  where their keys differ: οὐκ and οὐχ beside οὐ, ἐξ beside ἐκ, elided δι’ beside διά; proper nouns out; token counts
+  as frequency); parse written as the MorphGNT code, part of speech as its code; glosses from
   the MorphGNT morphological lexicon's ``morphgnt-lexemes.yaml``, in the folder ``LEXICON_SOURCES`` names.
-- Spanish: es_ES stems starting with a capital (names, acronyms) are left out; every other stem expanded by
+- Spanish: es_ES stems starting with a capital (names, acronyms) and abbreviations (:mod:`lexicons.abbreviations`:
+  dots, inner capitals, no vowel, or on its list for es_ES) are left out; every other stem expanded by
   :mod:`lexicons.hunspell`; zipf frequency of the accented form.
-- English: the public-domain ENABLE word list (``enable1.txt`` in ``LEXICON_SOURCES``) as is; zipf frequency.
+- English: the public-domain ENABLE word list (``enable1.txt`` in ``LEXICON_SOURCES``) as is (a word-game list:
+  lower case, no abbreviations); zipf frequency.
 """
 
 import csv
@@ -78,14 +81,23 @@ def greek() -> Iterator[Record]:
     with open(sources() / "morphgnt-lexemes.yaml", encoding="utf-8") as f:
         lexemes = yaml.load(f, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # noqa: S506 - safe loader
     for record in read_morphgnt(books):
-        record.gloss = str((lexemes.get(record.lemma) or {}).get("gloss", "") or "")
+        record.gloss = gloss_text((lexemes.get(record.lemma) or {}).get("gloss"))
         yield record
+
+
+def gloss_text(value: object) -> str:
+    """A gloss as prose: the lexemes file gives some lemmas a list of senses (βάτος, ἄπειμι), joined by "; "."""
+    if value is None:
+        return ""
+    if isinstance(value, list | tuple):
+        return "; ".join(str(item).strip() for item in value if str(item).strip())
+    return str(value)
 
 
 def spanish() -> Iterator[Record]:
     from wordfreq import zipf_frequency
 
-    for record in read_hunspell(HUNSPELL_ES.with_suffix(".dic"), HUNSPELL_ES.with_suffix(".aff")):
+    for record in read_hunspell(HUNSPELL_ES.with_suffix(".dic"), HUNSPELL_ES.with_suffix(".aff"), language="spa"):
         if record.lemma[:1].isupper():
             continue
         record.frequency = zipf_frequency(record.form, "es")
