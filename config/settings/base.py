@@ -51,7 +51,21 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "config.middleware.ContentSecurityPolicyMiddleware",
 ]
+
+# Everything from this site only ('self' covers its own ws:/wss: sockets); no inline script or style anywhere.
+CONTENT_SECURITY_POLICY = {
+    "default-src": "'self'",
+    "script-src": "'self'",
+    "style-src": "'self'",
+    "img-src": "'self' data:",
+    "connect-src": "'self'",
+    "object-src": "'none'",
+    "base-uri": "'self'",
+    "form-action": "'self'",
+    "frame-ancestors": "'none'",
+}
 
 ROOT_URLCONF = "config.urls"
 
@@ -73,17 +87,21 @@ TEMPLATES = [
 WSGI_APPLICATION = "config.wsgi.application"
 ASGI_APPLICATION = "config.asgi.application"
 
-DATABASES = {
-    "default": dj_database_url.config(
-        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        # Kept open between requests and moves (a new PostgreSQL connection per move is most of its cost).
-        conn_max_age=int(os.environ.get("DATABASE_CONN_MAX_AGE", "60")),
-        conn_health_checks=True,
-    )
-}
+DATABASES = {"default": dj_database_url.config(default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Row locks do not exist in SQLite; a generous timeout lets racing writers queue instead of failing.
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+else:
+    # Under ASGI every request and every database_sync_to_async call may run on another thread, and a persistent
+    # connection (CONN_MAX_AGE) stays with its thread: idle connections piled up until PostgreSQL refused new
+    # clients. Instead each process keeps a pool of at most DATABASE_POOL_MAX_SIZE connections, shared by its
+    # threads: a connection goes back to the pool when a request or call ends (a new one per move is too slow).
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 1,
+        "max_size": int(os.environ.get("DATABASE_POOL_MAX_SIZE", "10")),
+        "timeout": 10,  # seconds a request waits for a free connection before failing
+    }
 
 AUTH_USER_MODEL = "learning.User"
 AUTH_PASSWORD_VALIDATORS = [
@@ -110,6 +128,11 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # Uploads (lexicons) are streamed to disk above this size rather than held in memory.
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
 DATA_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
+# Request bodies (config/http_limits.py): refused with 413 before they are read. Forms are small; a lexicon
+# upload may carry its files (the form refuses them past LEXICON_UPLOAD_MAX_BYTES with a clearer message).
+LEXICON_UPLOAD_MAX_BYTES = 50 * 1024 * 1024
+REQUEST_MAX_BYTES = 256 * 1024
+REQUEST_BODY_LIMITS = [(r"^/lexicons/(upload|\d+/replace)/$", LEXICON_UPLOAD_MAX_BYTES + 1024 * 1024)]
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 
@@ -142,6 +165,9 @@ CELERY_ACCEPT_CONTENT = ["json"]
 # Websocket conventions shared by every consumer (config/websocket.py).
 WEBSOCKET_MAX_MESSAGE_BYTES = 16 * 1024
 WEBSOCKET_RATE_LIMIT = (20, 5.0)  # at most 20 messages in any 5 seconds per connection
+WEBSOCKET_USER_RATE_LIMIT = (40, 5.0)  # and 40 per user across all their connections (per server process)
+WEBSOCKET_MAX_SOCKETS_PER_PAGE = 4  # open sockets of one user to one page (per server process)
+WEBSOCKET_MAX_DEPTH = 16  # how deeply a message's arrays and objects may nest
 
 LOGGING = {
     "version": 1,
