@@ -161,6 +161,9 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
+# Time limits of the long jobs, in seconds: past them the job is stopped and marked failed with a message.
+LEXICON_IMPORT_TIME_LIMIT = 20 * 60
+REPORT_TIME_LIMIT = 10 * 60
 
 # Websocket conventions shared by every consumer (config/websocket.py).
 WEBSOCKET_MAX_MESSAGE_BYTES = 16 * 1024
