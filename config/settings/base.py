@@ -9,25 +9,23 @@ are used as soon as they are configured:
   Celery broker and result backend (tasks then run in a worker, not eagerly).
 """
 
-import os
 from pathlib import Path
 
 import dj_database_url
+from environs import Env
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
+# Every variable is read through environs, one way for all: a value it cannot read (DJANGO_DEBUG=maybe,
+# DATABASE_POOL_MAX_SIZE=ten) stops the start with an error naming the variable, never a silent default.
+env = Env()
 
-def env_bool(name: str, default: bool) -> bool:
-    value = os.environ.get(name)
-    if value is None:
-        return default
-    return value.strip().lower() in {"1", "true", "yes", "on"}
-
-
-SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "dev-only-insecure-key-change-me")
-DEBUG = env_bool("DJANGO_DEBUG", True)
-ALLOWED_HOSTS = [h for h in os.environ.get("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost,testserver").split(",") if h]
-CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("DJANGO_CSRF_TRUSTED_ORIGINS", "").split(",") if o]
+# The port `make run` serves on (and the demo's printed addresses use).
+PORT = env.int("PORT", 8000, validate=lambda n: 0 < n < 65536)
+SECRET_KEY = env.str("DJANGO_SECRET_KEY", "dev-only-insecure-key-change-me")
+DEBUG = env.bool("DJANGO_DEBUG", True)
+ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver"])
+CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
     "daphne",
@@ -87,7 +85,8 @@ TEMPLATES = [
 WSGI_APPLICATION = "config.wsgi.application"
 ASGI_APPLICATION = "config.asgi.application"
 
-DATABASES = {"default": dj_database_url.config(default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
+DATABASE_POOL_MAX_SIZE = env.int("DATABASE_POOL_MAX_SIZE", 10, validate=lambda n: n >= 1)
+DATABASES = {"default": dj_database_url.parse(env.str("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"))}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Row locks do not exist in SQLite; a generous timeout lets racing writers queue instead of failing.
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
@@ -99,7 +98,7 @@ else:
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": 1,
-        "max_size": int(os.environ.get("DATABASE_POOL_MAX_SIZE", "10")),
+        "max_size": DATABASE_POOL_MAX_SIZE,
         "timeout": 10,  # seconds a request waits for a free connection before failing
     }
 
@@ -122,7 +121,7 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = BASE_DIR / "staticfiles"
-MEDIA_ROOT = Path(os.environ.get("DJANGO_MEDIA_ROOT", BASE_DIR / "media"))
+MEDIA_ROOT = env.path("DJANGO_MEDIA_ROOT", BASE_DIR / "media")
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Uploads (lexicons) are streamed to disk above this size rather than held in memory.
@@ -134,7 +133,7 @@ LEXICON_UPLOAD_MAX_BYTES = 50 * 1024 * 1024
 REQUEST_MAX_BYTES = 256 * 1024
 REQUEST_BODY_LIMITS = [(r"^/lexicons/(upload|\d+/replace)/$", LEXICON_UPLOAD_MAX_BYTES + 1024 * 1024)]
 
-REDIS_URL = os.environ.get("REDIS_URL", "")
+REDIS_URL = env.str("REDIS_URL", "")
 
 if REDIS_URL:
     CHANNEL_LAYERS = {
@@ -145,7 +144,7 @@ if REDIS_URL:
                 # (BZPOPMIN on an idle server) runs into, closing consumers with 1011 (django/channels_redis#422);
                 # and to 100 pooled connections, which a server holding hundreds of sockets exceeds.
                 "hosts": [{"address": REDIS_URL, "socket_timeout": 30, "max_connections": 1000}],
-                "prefix": os.environ.get("CHANNELS_PREFIX", "asgi"),
+                "prefix": env.str("CHANNELS_PREFIX", "asgi"),
             },
         }
     }
@@ -154,7 +153,7 @@ else:
 
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = REDIS_URL or "cache+memory://"
-CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", not REDIS_URL)
+CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", not REDIS_URL)
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
@@ -175,7 +174,8 @@ WEBSOCKET_MAX_DEPTH = 16  # how deeply a message's arrays and objects may nest
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    "filters": {"refusals_without_tracebacks": {"()": "config.logging.RefusalsWithoutTracebacks"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["refusals_without_tracebacks"]}},
+    "root": {"handlers": ["console"], "level": env.log_level("LOG_LEVEL", "INFO")},
     "loggers": {"daphne": {"level": "WARNING"}},
 }
