@@ -15,9 +15,11 @@ BY_HAND = "hand"
 
 
 def offered_games(classroom: Classroom, show_all: bool) -> dict[str, Game]:
-    """The games of the class's language (every game when asked, or when none is in that language)."""
-    matching = {slug: rules for slug, rules in GAMES.items() if rules.language == classroom.language}
-    return dict(GAMES) if show_all or not matching else matching
+    """The games of the class's language, and games without words (``language == ""``: Pala, Pablo) in any class
+    (every game when asked, or when none is in that language)."""
+    if show_all or not any(rules.language == classroom.language for rules in GAMES.values()):
+        return dict(GAMES)
+    return {slug: rules for slug, rules in GAMES.items() if rules.language in ("", classroom.language)}
 
 
 def option_field(option: Option) -> forms.Field:
@@ -55,7 +57,7 @@ class StartLessonForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.games = offered_games(classroom, show_all)
         self.fields["game"].choices = [(slug, rules.title) for slug, rules in self.games.items()]
-        languages = {classroom.language} | {rules.language for rules in self.games.values()}
+        languages = {classroom.language} | {rules.language for rules in self.games.values() if rules.language}
         self.fields["lexicon"].queryset = Lexicon.objects.filter(
             Q(owner__isnull=True) | Q(owner=teacher), version__gt=0, language__in=languages
         )
@@ -108,7 +110,7 @@ class StartLessonForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         rules, lexicon = self.games.get(data.get("game")), data.get("lexicon")
-        if rules is not None and lexicon is not None and lexicon.language != rules.language:
+        if rules is not None and rules.language and lexicon is not None and lexicon.language != rules.language:
             self.add_error(
                 "lexicon", f"{lexicon.name} is not in the language of {rules.title}: choose a {rules.language} lexicon."
             )

@@ -110,6 +110,7 @@ def test_three_players_shave_joker_and_vote_with_the_teachers_check(live_server_
     # The first player spells PALABRA (always a word: no vote): 12 × 3 × 3 + 70 = 178.
     click_cards(first, ids[0])
     expect(first.get_by_test_id("picked")).to_contain_text("PALABRA")
+    expect(first.get_by_test_id("preview")).to_contain_text("worth 178 points")  # the server's preview, before sending
     first.get_by_test_id("do-word").click()
     expect_scores(everyone, [178, 0, 0])
     expect(second.get_by_test_id("count-0")).to_have_text("7")
@@ -155,7 +156,7 @@ def test_three_players_shave_joker_and_vote_with_the_teachers_check(live_server_
     expect(first.get_by_test_id("turn-banner")).to_contain_text("Your turn")
 
     table.refresh_from_db()
-    assert GAMES["palabra"].scores(table.state) == [0, 31, 0]
+    assert GAMES["palabra"].scores(table.state).total == [0, 31, 0]
     expect_scores(everyone, table.state["scores"])
 
 

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from games import services
 from games.engine import score_totals
 from games.models import Table
-from games.rules.palabra.game import TIMER_SECONDS
+from games.rules.palabra.common import TIMER_SECONDS
 from learning import services as learning_services
 from tests.browser.test_palabra import arrange_table, english_lexicon
 from tests.conftest import communicator
@@ -126,7 +126,7 @@ def test_only_the_player_on_turn_plays_and_the_teacher_plays_no_cards(table, tea
     users = seated(table)
     ids = arrange_table(table, {0: ["C", "A", "T"], 1: ["D", "O", "G"], 2: []})
     assert refused(table, users[1], {"type": "word", "cards": ids[1]}).code == "not_your_turn"
-    assert refused(table, teacher, {"type": "pass"}).code == "not_your_turn"
+    assert refused(table, teacher, {"type": "pass"}).code == "not_allowed"  # the engine: the teacher has no seat
     assert refused(table, users[0], {"type": "word", "cards": ids[1]}).code == "not_held"
 
 
@@ -163,15 +163,15 @@ async def test_over_the_websocket_each_student_sees_only_their_own_hand(teacher,
         snapshots.append(await ws.receive_json_from())
         sockets.append(ws)
     for seat in range(3):
-        assert [c["id"] for c in snapshots[seat]["view"]["hand"]] == ids[seat]
-        assert snapshots[seat]["view"]["hand_counts"] == [7, 1, 1]
-    assert snapshots[3]["view"]["hand"] is None
+        assert [c["id"] for c in snapshots[seat]["view"]["body"]["hand"]] == ids[seat]
+        assert snapshots[seat]["view"]["body"]["hand_counts"] == [7, 1, 1]
+    assert snapshots[3]["view"]["body"]["hand"] is None
     await sockets[0].send_json_to({"type": "action", "action": {"type": "word", "cards": ids[0]}, "client_id": "w"})
     received = [await ws.receive_json_from(timeout=3) for ws in sockets]
     drew = [[ev for ev in message["events"] if ev["type"] == "drew"] for message in received]
     assert "cards" in drew[0][0]
     assert all("cards" not in ev for others in drew[1:] for ev in others)
-    assert [message["view"]["scores"] for message in received] == [[178, 0, 0]] * 4
+    assert [message["view"]["scores"]["total"] for message in received] == [[178, 0, 0]] * 4
     for ws in sockets:
         await ws.disconnect()
 

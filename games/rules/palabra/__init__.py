@@ -1,6 +1,7 @@
-"""Palabra (English): the card game of words, shaves and jokers. See :mod:`.game` for the rules choices."""
+"""Palabra (English): the card game of words, shaves and jokers. See :mod:`.game` for where each part lives."""
 
-from .game import Palabra, card_places
+from .game import Palabra
+from .view import card_places
 
 RULES = Palabra()
 

@@ -1,56 +1,18 @@
-"""Simultaneous play, the rulebook's variant for six or more players: everyone plays at once, in rounds.
-
-A round: each player may first lay a pre-play face down (``joker`` or ``shave``, the same actions and checks as in
-a turn) and draws replacements at once; then lays their play face down (``word``, ``build``, ``straight``,
-``flush``, ``vowels`` or ``exchange``) or ``pass``es, which makes them ready. What is laid down is final, as cards
-put face down on the table are. When every player still in the game is ready, everything is revealed: all
-pre-plays resolve together, then all plays; everyone's previous word leaves the table (unless someone built on it);
-then everyone draws back to 7, or, if the pile cannot refill every hand, the game ends there.
-
-Choices where the variant is silent:
-
-- Targets are the words on the table when the round began (the previous round's plays). "The previous player" for
-  the ``shaving`` option is the seat before yours.
-- What the others see before the reveal is what a real table shows: who is ready, how many cards each player has
-  face down, and in front of which words the pre-play cards lie; never which cards they are (a joker's back looks
-  like any other), what is shaved or what is spelled.
-- Words are looked up when laid down (there is no turn to vote in), so the table needs ``checking="auto"`` (the
-  default once ``simultaneous`` is chosen; ``checking="vote"`` is refused). A word not found is refused at once and
-  the player may lay something else.
-- Conflicts are all allowed "as though there were only one play":
-  * Scores: every player is credited as if theirs were the only pre-play or play. A shaver gains what the shaved
-    cards were worth in the word as it stood at the reveal, a builder scores the build as if alone. Each word
-    changes once and its owner loses exactly what the word lost: positions shaved by two players are shaved once;
-    two jokers cost the owner the word's value once; a shave and a joker together cost the owner the word's value,
-    and the shaver still gains the shaved cards' worth (see ``Palabra._resolve_preplays``).
-  * Cards: all pre-play cards go to the discard, as in a turn. Of several builds on one word, the first builder in
-    seat order after the word's owner takes the word's cards onto the table; the other builds score all the same,
-    and their added cards go to the discard.
-- Vowel plays and exchanges: their cards are shuffled back into the pile at the reveal, before anyone draws, so an
-  exchanger may draw some of their own cards again.
-- The end: if after a reveal the pile holds fewer cards than the hands need to get back to 7, the game ends at once,
-  nobody draws, and hands count as penalties. A player who used their last card in that round gets the
-  final-play multiplier on the play they made. The game also ends when the pile is empty and a whole round passes.
-- The impatient timer may be started while anyone is not ready; when it runs out, every player not yet ready
-  passes (a pre-play they laid stands).
-- Removal by the teacher mid-round: the player's hand and face-down cards are shuffled into the pile; their word
-  stays on the table until the reveal (others may have played against it), then goes like every other old word.
-  Fewer than six players may go on playing simultaneously.
-"""
+"""Simultaneous play, the rulebook's variant for six or more players: everyone lays a pre-play and a play face down
+at once, in rounds, and a round is turned over when everyone is ready. How the variant is read (targets, what the
+others see, conflicts, the end) is in ``docs/games/palabra.md``."""
 
 from typing import Any
 
-from games.engine import errors
 from games.engine.events import Event, event, private
-from games.engine.game import Action, Context, State
+from games.engine.game import State
 from games.engine.rng import shuffled
 from games.engine.turns import active_seats
 
+from .common import ROUND, Common
 from .deck import HAND_SIZE
 
-ROUND = "round"
 MIN_PLAYERS = 6
-PREPLAY_KINDS = ("joker", "shave")
 WORD_PLAYS = ("word", "build", "straight", "flush")
 
 
@@ -63,7 +25,7 @@ def face_down_cards(state: State, seat: int) -> list[int]:
     return [card for piece in rnd["preplays"][seat] or [] for card in piece["cards"]] + (play["cards"] if play else [])
 
 
-class SimultaneousRounds:
+class SimultaneousRounds(Common):
     """The round flow of simultaneous play, mixed into :class:`~.game.Palabra`: it lays plays down with the same
     checks (``_joker_pieces``, ``_word_play``...) and resolves them with the same scoring (``_resolve_preplays``,
     ``_record``, ``_vowel_play``) as a turn does."""
@@ -77,46 +39,25 @@ class SimultaneousRounds:
     def _not_ready(self, state: State) -> list[int]:
         return [s for s in active_seats(state) if state["round"]["plays"][s] is None]
 
-    def _lay(self, state: State, seat: int | None, action: Action, ctx: Context, events: list[Event]) -> None:
-        """A pre-play or play laid face down in a simultaneous round."""
-        if seat is None:
-            raise errors.AppError(errors.NOT_YOUR_TURN, "The teacher does not play cards.")
-        rnd = state["round"]
-        if rnd["plays"][seat] is not None:
-            raise errors.AppError(errors.WRONG_PHASE, "You are ready: wait for the reveal.")
-        kind = action["type"]
-        if kind in PREPLAY_KINDS:
-            if rnd["preplays"][seat] is not None:
-                raise errors.AppError(errors.WRONG_PHASE, "One pre-play a round: now lay your play or pass.")
-            pieces = (
-                self._joker_pieces(state, seat, action) if kind == "joker" else self._shave_pieces(state, seat, action)
-            )
-            cards = [card for piece in pieces for card in piece["cards"]]
-            self._take(state, seat, cards)
-            rnd["preplays"][seat] = pieces
-            words = sorted({piece["victim"] for piece in pieces})
-            events.append(private("preplay_laid", [seat], {"pieces": pieces}, seat=seat, count=len(cards), words=words))
-            self._draw(state, seat, events)
-            return
-        play = self._face_down_play(state, seat, action, ctx)
+    def _lay_preplay_face_down(
+        self, state: State, seat: int, pieces: list[dict[str, Any]], events: list[Event]
+    ) -> None:
+        """A checked pre-play laid face down; its player draws replacements at once."""
+        cards = [card for piece in pieces for card in piece["cards"]]
+        self._take(state, seat, cards)
+        state["round"]["preplays"][seat] = pieces
+        words = sorted({piece["victim"] for piece in pieces})
+        events.append(private("preplay_laid", [seat], {"pieces": pieces}, seat=seat, count=len(cards), words=words))
+        self._draw(state, seat, events)
+
+    def _lay_play_face_down(self, state: State, seat: int, play: dict[str, Any], events: list[Event]) -> None:
+        """A checked play ``{type, cards}`` (the cards leaving the hand, plus the ``word`` and its ``lookup`` for plays
+        that go on the table) laid face down: its player is ready, and the last one ready reveals the round."""
         self._take(state, seat, play["cards"])
-        rnd["plays"][seat] = play
+        state["round"]["plays"][seat] = play
         events.append(private("play_laid", [seat], {"play": play}, seat=seat, count=len(play["cards"])))
         if not self._not_ready(state):
             self._reveal(state, events)
-
-    def _face_down_play(self, state: State, seat: int, action: Action, ctx: Context) -> dict[str, Any]:
-        """A checked play: ``{type, cards}`` (the cards leaving the hand), plus the ``word`` and its ``lookup`` for
-        plays that go on the table."""
-        kind = action["type"]
-        if kind in WORD_PLAYS:
-            word, cards = getattr(self, f"_{kind}_play")(state, seat, action)
-            return {"type": kind, "cards": cards, "word": word, "lookup": self._auto_check(state, word, ctx)}
-        if kind == "vowels":
-            return {"type": kind, "cards": self._vowel_cards(state, seat, action)}
-        if kind == "exchange":
-            return {"type": kind, "cards": self._exchange_cards(state, seat, action)}
-        return {"type": "pass", "cards": []}
 
     def _reveal(self, state: State, events: list[Event]) -> None:
         """Turn everything over: all pre-plays, then all plays, old words off the table, then refill or end."""
@@ -237,11 +178,11 @@ class SimultaneousRounds:
         return {"no": rnd["no"], "seats": seats, "mine": mine}
 
     def _shown(self, play: dict[str, Any] | None, public: bool = False) -> dict[str, Any] | None:
-        """A laid play as its owner sees it, or (``public``) as everyone sees it at the reveal: exchanged cards
-        show only their backs."""
+        """A laid play as its owner sees it, or (``public``) as everyone sees it at the reveal: exchanged and vowel
+        cards go back into the pile, so the reveal names only how many (the vowel play then shows its letters)."""
         if play is None:
             return None
-        hidden = public and play["type"] == "exchange"
+        hidden = public and play["type"] in ("exchange", "vowels")  # those cards go back into the hidden pile
         shown = {"type": play["type"], "count": len(play["cards"]), "cards": [] if hidden else list(play["cards"])}
         if "word" in play:
             shown["letters"] = "".join(play["word"]["letters"])

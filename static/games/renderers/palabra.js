@@ -1,8 +1,10 @@
 // Palabra: your hand drawn as the cards are (colour plus a shape per colour, so colour-blind players can play;
 // stars as ★×2/★×3; wild, vowel and joker cards marked), every word on the table with its value and lock, the
 // pre-plays (shave and joker targets highlighted, with which of your cards can shave which letter), the plays
-// (word, build, straight, flush, vowels, exchange, pass), the vote and challenge flow, the impatient timer,
-// running scores, the pile and the others' card counts (never their cards).
+// (word, build, straight, flush, vowels, exchange, pass) with the server's preview of their value, the vote and
+// challenge flow, the impatient timer, running scores, the pile and the others' card counts (never their cards).
+// It reads the game's own part in view.body and what it may offer in view.actions; every rule (which card can
+// shave what, what a play is worth, who won) comes from the server.
 import { el } from "../dom.js";
 
 const COLOURS = {
@@ -11,8 +13,6 @@ const COLOURS = {
   G: { name: "green", shape: "◆" },
   Y: { name: "yellow", shape: "■" },
 };
-const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
-const VOWELS = "AEIOUY"; // the rulebook counts Y as a vowel (games/rules/palabra/deck.py)
 const SPECIAL = { wild: "WILD", vowel: "VOWEL", joker: "JOKER" };
 // Who sends timer_expired: the player who started the timer at zero; everyone else a little later, in case
 // that page has gone. The server refuses early or repeated calls, so this only keeps the log tidy.
@@ -24,12 +24,18 @@ const RETRY_S = 3;
 let plan = newPlan(null);
 let ticker = null;
 let lastTimerSend = { deadline: null, at: 0 };
+let previewed = { key: null, text: "" }; // the server's preview of the play being put together
+
+function offered(view) {
+  return new Set((view.actions || []).map((a) => a.type));
+}
 
 function newPlan(key) {
   return { key, picked: [], letters: {}, build: null, shaves: {}, jokers: [], note: "" };
 }
 
 function syncPlan(view) {
+  // ``view`` here is the body: the game's own part of the view.
   const key = `${view.turn_no}:${view.round?.no ?? ""}`;
   if (plan.key !== key) plan = newPlan(key);
   const held = new Set((view.hand || []).map((c) => c.id));
@@ -86,17 +92,10 @@ function card(c, { letter = null, onClick = null, testid = null, extraClass = ""
 }
 
 // -- what the player may do ---------------------------------------------------------------------------------------
-function canStandFor(c, letter) {
-  if (c.kind === "letter") return c.letter === letter;
-  if (c.kind === "wild") return ALPHABET.includes(letter);
-  if (c.kind === "vowel") return VOWELS.includes(letter);
-  return false;
-}
-
-/** The hand cards that may shave position ``at`` of ``word``: the same letter, in the lock colour if it has one. */
+/** The hand cards that may shave position ``at`` of ``word``, as the server lists them. */
 function shavers(word, at, hand) {
-  if (word.shaved.includes(at)) return [];
-  return hand.filter((c) => canStandFor(c, word.letters[at]) && (!word.lock || [...c.colors].some((k) => word.lock.includes(k))));
+  const ids = new Set((word.shave_options || []).find((o) => o.at === at)?.cards || []);
+  return hand.filter((c) => ids.has(c.id));
 }
 
 function spelled(ids, byId) {
@@ -125,16 +124,16 @@ function sendSpelled(ctx, byId, action, ids) {
 const ANYONES = new Set(["start_timer", "timer_expired"]);
 
 export function myTurn(view) {
-  return (view.actions || []).some((type) => !ANYONES.has(type));
+  return (view.actions || []).some((a) => !ANYONES.has(a.type));
 }
 
 export function prompt(view) {
-  const can = new Set(view.actions || []);
+  const can = offered(view);
   if (can.has("vote")) return "accept or reject the word.";
   if (can.has("insist")) return "your word was rejected: withdraw it or insist.";
   if (can.has("challenge")) return "challenge the word formally or concede.";
   if (can.has("check")) return "check the disputed word in the word list, or let the players settle it.";
-  if (view.phase === "round" && can.has("pass")) return `round ${view.round.no}: lay a ${can.has("shave") || can.has("joker") ? "pre-play or a " : ""}play face down, or pass.`;
+  if (view.phase === "round" && can.has("pass")) return `round ${view.body.round.no}: lay a ${can.has("shave") || can.has("joker") ? "pre-play or a " : ""}play face down, or pass.`;
   if (can.has("shave") || can.has("joker")) return "shave or joker first if you like, then play a word, build, straight, flush, vowels, exchange or pass.";
   if (can.has("word")) return "play a word, build, straight, flush, vowels, exchange or pass.";
   return "";
@@ -165,7 +164,7 @@ export function describe(event, ctx) {
     case "conceded": return `${who(event.seat)} conceded.`;
     case "teacher_check": return `The teacher checked ${event.lookup.word}: ${event.lookup.why}.`;
     case "placed": return `${who(event.seat)}: ${letters(event.word)} (${event.word.kind}) stands, worth ${event.word.value}.`;
-    case "vowel_play": return `${who(event.seat)} showed ${event.cards.length} vowels for ${event.points}.`;
+    case "vowel_play": return `${who(event.seat)} showed ${event.letters.join(" ")} for ${event.points}.`;
     case "exchanged": return `${who(event.seat)} exchanged ${event.count} card${event.count === 1 ? "" : "s"}.`;
     case "passed": return `${who(event.seat)} passed.`;
     case "timer_started": return `${event.seat === null ? "The teacher" : who(event.seat)} started the impatient timer.`;
@@ -184,7 +183,7 @@ export function describe(event, ctx) {
   }
 }
 
-function playersSection(view, ctx) {
+function playersSection(view, ctx, scores) {
   const words = new Map(view.table.map((w) => [w.seat, w]));
   const ready = view.round?.seats || [];
   const rows = ctx.table.players.map((p) => el("tr", {
@@ -195,7 +194,7 @@ function playersSection(view, ctx) {
     ready[p.seat]?.ready ? el("span", { className: "badge badge-ok" }, "ready") : ""),
   el("td", { className: "num", "data-testid": `count-${p.seat}` }, String(view.hand_counts[p.seat])),
   el("td", {}, words.has(p.seat) ? `${words.get(p.seat).letters.join("")} (${words.get(p.seat).value})` : el("span", { className: "muted" }, "—")),
-  el("td", { className: "num", "data-testid": `score-${p.seat}` }, String(view.scores[p.seat]))));
+  el("td", { className: "num", "data-testid": `score-${p.seat}` }, String(scores[p.seat]))));
   return el("section", { className: "card pa-players" },
     el("div", { className: "card-head" }, el("h2", {}, "Players"),
       el("span", { className: "pa-piles" },
@@ -215,7 +214,7 @@ function lockText(word) {
 
 function wordBox(word, view, ctx, { pending = false } = {}) {
   const hand = view.hand || [];
-  const shaving = word.shave_target && (view.actions || []).includes("shave");
+  const shaving = word.shave_target && view.can.has("shave");
   const positions = word.faces.map((f, at) => {
     const shaved = word.shaved.includes(at);
     const options = shaving ? shavers(word, at, hand) : [];
@@ -243,7 +242,7 @@ function wordBox(word, view, ctx, { pending = false } = {}) {
       on: { click: () => ctx.send({ type: "shave", seat: word.seat, cards: chosen.map(([spot, id]) => ({ card: id, at: Number(spot.split(":")[1]) })) }) },
     }, `Shave ${ctx.name(word.seat)}'s word`));
   }
-  if (word.joker_target && (view.actions || []).includes("joker")) {
+  if (word.joker_target && view.can.has("joker")) {
     const jokers = hand.filter((c) => c.kind === "joker").length;
     const ticked = plan.jokers.includes(word.seat);
     controls.push(el("label", { className: "pa-joker-tick" }, el("input", {
@@ -251,7 +250,7 @@ function wordBox(word, view, ctx, { pending = false } = {}) {
       on: { change: (e) => { plan.jokers = e.target.checked ? [...plan.jokers, word.seat] : plan.jokers.filter((s) => s !== word.seat); ctx.rerender(); } },
     }), " Joker this word"));
   }
-  if (word.build_target && (view.actions || []).includes("build")) {
+  if (word.build_target && view.can.has("build")) {
     const building = plan.build?.seat === word.seat;
     controls.push(el("button", {
       className: `btn${building ? " btn-primary" : ""}`, type: "button", "data-testid": `build-on-${word.seat}`,
@@ -280,7 +279,7 @@ function tableSection(view, ctx) {
 function pendingSection(view, ctx) {
   const pending = view.pending;
   if (!pending) return "";
-  const can = new Set(view.actions || []);
+  const can = view.can;
   const button = (type, label, extra = {}, primary = false) => el("button", {
     className: `btn${primary ? " btn-primary" : ""}`, type: "button", "data-testid": `do-${type}${extra.accept === undefined ? "" : extra.accept ? "-accept" : "-reject"}`,
     on: { click: () => ctx.send({ type, ...extra }) },
@@ -301,30 +300,30 @@ function pendingSection(view, ctx) {
 }
 
 function pickable(view) {
-  const can = new Set(view.actions || []);
+  const can = view.can;
   return can.has("word") || can.has("build") || can.has("flush") || can.has("vowels") || can.has("exchange");
 }
 
-function letterChooser(c, ctx) {
-  const letters = c.kind === "vowel" ? VOWELS : ALPHABET;
+function letterChooser(c, ctx, view) {
+  const letters = view.letters_for[c.kind];
   return el("select", {
     className: "pa-letter-choice", "aria-label": `Letter for the ${c.kind} card`, "data-testid": "letter-choice",
     on: { change: (e) => { plan.letters[c.id] = e.target.value; plan.note = ""; ctx.rerender(); } },
   }, el("option", { value: "" }, "letter?"), [...letters].map((l) => el("option", { value: l, selected: plan.letters[c.id] === l }, l)));
 }
 
-function lineOf(ids, byId, ctx, remove) {
+function lineOf(ids, byId, ctx, view, remove) {
   return ids.map((id) => {
     const c = byId.get(id);
     return el("span", { className: "pa-picked" },
       card(c, { letter: plan.letters[id], onClick: () => { remove(id); ctx.rerender(); }, title: "Take it back" }),
-      needsLetter(c) ? letterChooser(c, ctx) : "");
+      needsLetter(c) ? letterChooser(c, ctx, view) : "");
   });
 }
 
 function handSection(view, ctx, byId) {
   const hand = view.hand;
-  const can = new Set(view.actions || []);
+  const can = view.can;
   const picking = pickable(view);
   const inUse = new Set([...plan.picked, ...(plan.build ? [...plan.build.before, ...plan.build.after] : [])]);
   const shaveHints = new Map();
@@ -366,8 +365,37 @@ function handSection(view, ctx, byId) {
     can.has("pass") ? el("div", { className: "pa-buttons" }, el("button", { className: "btn", type: "button", "data-testid": "do-pass", on: { click: () => ctx.send({ type: "pass" }) } }, "Pass")) : "");
 }
 
+/** Ask the server what ``action`` is worth (once per distinct action) and show its answer when it comes. */
+function previewLine(ctx, action, ready) {
+  if (!ready) return "";
+  const key = JSON.stringify(action);
+  if (previewed.key !== key) {
+    previewed = { key, text: "…" };
+    ctx.preview(action).then((result) => {
+      if (previewed.key !== key) return;
+      previewed.text = previewText(result);
+      ctx.rerender();
+    }, (error) => {
+      if (previewed.key !== key) return;
+      previewed.text = error.message || "Not a play.";
+      ctx.rerender();
+    });
+  }
+  return el("p", { className: "pa-preview", "data-testid": "preview", "aria-live": "polite" }, previewed.text);
+}
+
+function previewText(p) {
+  if (p.kind === "vowels") return `Worth ${p.value} points.`;
+  const parts = [];
+  if (p.lock) parts.push(`locked ${[...p.lock].map((k) => COLOURS[k].name).join(" and ")} ×${p.lock_multiplier}`);
+  if (p.stars > 1) parts.push(`stars ×${p.stars}`);
+  if (p.bonus) parts.push(`+${p.bonus} for all seven cards`);
+  if (p.kind === "flush") parts.push(`flush in ${colourNames({ colors: p.colour }).join("/")}`);
+  return `${p.letters}: worth ${p.value} points${parts.length ? ` (${parts.join(", ")})` : ""}.`;
+}
+
 function playArea(view, ctx, byId) {
-  const can = new Set(view.actions || []);
+  const can = view.can;
   const ids = plan.picked;
   const button = (type, label, primary = false) => can.has(type) ? el("button", {
     className: `btn${primary ? " btn-primary" : ""}`, type: "button", disabled: !ids.length, "data-testid": `do-${type}`,
@@ -378,8 +406,9 @@ function playArea(view, ctx, byId) {
   }, label) : "";
   return el("div", { className: "pa-builder" },
     el("div", { className: "pa-line", "data-testid": "picked" },
-      ids.length ? lineOf(ids, byId, ctx, (id) => plan.picked.splice(plan.picked.indexOf(id), 1)) : el("span", { className: "muted" }, "Click cards of your hand, in order, to spell a word (or choose cards for a flush, vowels or an exchange)."),
+      ids.length ? lineOf(ids, byId, ctx, view, (id) => plan.picked.splice(plan.picked.indexOf(id), 1)) : el("span", { className: "muted" }, "Click cards of your hand, in order, to spell a word (or choose cards for a flush, vowels or an exchange)."),
       ids.length ? el("strong", { className: "pa-spelled" }, ids.map((id) => byId.get(id).letter || plan.letters[id] || "?").join("")) : ""),
+    previewLine(ctx, { type: "word", cards: spelled(ids, byId) }, can.has("word") && ids.length && !missingLetter(ids, byId)),
     el("div", { className: "pa-buttons" },
       button("word", "Play the word", true), button("straight", "Play a straight"), button("flush", "Play a flush"),
       button("vowels", "Show vowels"), button("exchange", "Exchange these cards"),
@@ -391,13 +420,15 @@ function buildArea(view, ctx, byId) {
   const target = view.table.find((w) => w.seat === b.seat);
   const side = (name, label) => el("div", { className: `pa-line${b.side === name ? " is-active" : ""}`, "data-testid": `build-${name}` },
     el("label", {}, el("input", { type: "radio", name: "pa-build-side", checked: b.side === name, on: { change: () => { b.side = name; ctx.rerender(); } } }), ` ${label}`),
-    lineOf(b[name], byId, ctx, (id) => b[name].splice(b[name].indexOf(id), 1)));
+    lineOf(b[name], byId, ctx, view, (id) => b[name].splice(b[name].indexOf(id), 1)));
   const added = (ids) => ids.map((id) => byId.get(id).letter || plan.letters[id] || "?").join("");
   return el("div", { className: "pa-builder pa-building", "data-testid": "build-area" },
     el("p", {}, `Building on ${ctx.name(b.seat)}'s ${target.letters.join("")}: click cards to add them ${b.side === "before" ? "before" : "after"} it.`),
     side("before", "Before the word"), side("after", "After the word"),
     el("p", {}, "Spells ", el("strong", { className: "pa-spelled", "data-testid": "build-spelled" },
       added(b.before), el("span", { className: "pa-old-letters" }, target.letters.join("")), added(b.after))),
+    previewLine(ctx, { type: "build", seat: b.seat, before: spelled(b.before, byId), after: spelled(b.after, byId) },
+      (b.before.length || b.after.length) && !missingLetter([...b.before, ...b.after], byId)),
     el("div", { className: "pa-buttons" },
       el("button", {
         className: "btn btn-primary", type: "button", disabled: !b.before.length && !b.after.length, "data-testid": "do-build",
@@ -408,7 +439,7 @@ function buildArea(view, ctx, byId) {
 
 function timerSection(view, ctx) {
   if (!view.options.impatient_timer) return "";
-  const can = new Set(view.actions || []);
+  const can = view.can;
   const parts = [el("h2", {}, "Impatient timer")];
   if (view.timer) parts.push(el("p", { className: "pa-countdown", "data-testid": "timer", "aria-live": "off" }, ""));
   else parts.push(el("p", { className: "muted" }, "Not running."));
@@ -419,7 +450,7 @@ function timerSection(view, ctx) {
 }
 
 function tick(container, ctx) {
-  const { view } = ctx;
+  const view = { ...ctx.view.body, phase: ctx.view.phase, can: offered(ctx.view) };
   const shown = container.querySelector("[data-testid=timer]");
   if (!view.timer || !shown) return;
   const now = Date.now() / 1000;
@@ -429,7 +460,7 @@ function tick(container, ctx) {
   const mine = view.timer.started_by === ctx.seat;
   const due = view.timer.deadline + (mine ? 0.25 : OTHERS_GRACE_S);
   const resend = lastTimerSend.deadline !== view.timer.deadline || now - lastTimerSend.at > RETRY_S;
-  if (now >= due && (view.actions || []).includes("timer_expired") && resend) {
+  if (now >= due && view.can.has("timer_expired") && resend) {
     lastTimerSend = { deadline: view.timer.deadline, at: now };
     ctx.send({ type: "timer_expired" });
   }
@@ -447,10 +478,10 @@ function roundSection(view, ctx) {
     mine ? el("p", {}, "You laid: pre-play ", mine.preplay ? mine.preplay.map((p) => `${p.kind} on ${ctx.name(p.victim)}`).join(", ") : "none", "; play ", laid(mine.play)) : "");
 }
 
-function overSection(view, ctx) {
-  if (!view.finished) return "";
-  const best = Math.max(...view.scores.filter((_, s) => !view.removed.includes(s)));
-  const winners = view.scores.map((s, seat) => (s === best && !view.removed.includes(seat) ? seat : null)).filter((s) => s !== null);
+function overSection(view, ctx, envelope) {
+  if (!envelope.finished) return "";
+  const winners = envelope.winners;
+  const best = winners.length ? envelope.scores.total[winners[0]] : 0;
   const why = { went_out: "a player used their last card", no_plays: "a full round passed with nothing played", players_left: "only one player is left", pile_short: "the pile could not refill every hand" }[view.end_reason] || view.end_reason;
   return el("section", { className: "card pa-over", "data-testid": "game-over" }, el("h2", {}, "Game over"),
     el("p", {}, `The game ended: ${why}.`),
@@ -458,18 +489,20 @@ function overSection(view, ctx) {
 }
 
 export function render(container, ctx) {
-  const { view } = ctx;
+  const envelope = ctx.view;
+  // The game's own part, with the envelope's phase and what this viewer may do (the types offered).
+  const view = { ...envelope.body, phase: envelope.phase, finished: envelope.finished, can: offered(envelope) };
   ctx.rerender = () => render(container, ctx);
   if (view.hand) syncPlan(view);
   const byId = new Map((view.hand || []).map((c) => [c.id, c]));
   container.replaceChildren(el("div", { className: "pa", dataset: { phase: view.phase } },
-    overSection(view, ctx),
+    overSection(view, ctx, envelope),
     timerSection(view, ctx),
     pendingSection(view, ctx),
     roundSection(view, ctx),
     view.hand && !view.finished ? handSection(view, ctx, byId) : "",
     tableSection(view, ctx),
-    playersSection(view, ctx)));
+    playersSection(view, ctx, envelope.scores.total)));
   clearInterval(ticker);
   ticker = null;
   if (view.timer && !view.finished) {

@@ -84,10 +84,17 @@ def random_value(kind: str, rng: random.Random, seen_ids: list[int]) -> Any:
 
 
 def new_played(rules: Game, case: Case, rng: random.Random) -> Played:
-    players = rng.choice(case.players or list(range(rules.min_players, min(rules.max_players, 5) + 1)))
-    options = rng.choice(case.options) if case.options else {}
-    seed = rng.randrange(2**31)
-    state, events = rules.new_game(players, options, seed)
+    for _ in range(50):  # some options need some player counts (Palabra's simultaneous play six or more): draw again
+        players = rng.choice(case.players or list(range(rules.min_players, min(rules.max_players, 5) + 1)))
+        options = rng.choice(case.options) if case.options else {}
+        seed = rng.randrange(2**31)
+        try:
+            state, events = rules.new_game(players, options, seed)
+        except AppError:
+            continue
+        break
+    else:
+        raise AssertionError("no player count of the case fits its options")
     played = Played(rules, players, options, seed, state)
     played.score_events = totals(events, players)
     check_state(played, state, events, before=None)

@@ -1,6 +1,5 @@
 """Palabra rules, worked through the rulebook's cases with arranged hands."""
 
-import csv
 import itertools
 import json
 from collections import Counter
@@ -10,7 +9,7 @@ import pytest
 from games.engine import AppError, Context, WordSet, censor, score_totals
 from games.rules import GAMES
 from games.rules.palabra import RULES, card_places
-from games.rules.palabra.deck import DECK_CSV, cut_rank, deck_for
+from games.rules.palabra.deck import LETTER_ROWS, cut_rank, deck_for
 from games.rules.palabra.words import COMMON_SHORT_WORDS
 
 WORDS = WordSet(
@@ -69,6 +68,11 @@ def play_word(state, seat, cards, ctx=CTX):
     return state, events
 
 
+def offered(state, seat):
+    """The action types the view offers ``seat``."""
+    return [spec["type"] for spec in RULES.view(state, seat)["actions"]]
+
+
 def scores_of(events, seat, reason=None):
     return sum(
         e["points"] for e in events if e["type"] == "score" and e["seat"] == seat and reason in (None, e["reason"])
@@ -85,15 +89,14 @@ PALABRA = ["PB*3", "AR", "LG", "AB", "BG*3", "RR", "AY"]
 
 
 # -- the deck ----------------------------------------------------------------------------------------------------
-def test_deck_has_122_cards_with_the_csv_letters_and_seven_specials():
+def test_deck_has_122_cards_with_the_listed_letters_and_seven_specials():
     deck = deck_for(RULES.clean_options({}))
     kinds = Counter(card["kind"] for card in deck)
     assert len(deck) == 122
     assert kinds == {"letter": 115, "wild": 3, "vowel": 2, "joker": 2}
-    with DECK_CSV.open() as handle:
-        expected = Counter()
-        for row in csv.DictReader(handle):
-            expected[(row["letter"], int(row["value"]), row["colors"], int(row["stars"]))] += int(row["count"])
+    expected = Counter()
+    for letter, value, colors, stars, count in LETTER_ROWS:
+        expected[(letter, value, colors, stars)] += count
     letters = Counter((c["letter"], c["value"], c["colors"], c["stars"]) for c in deck if c["kind"] == "letter")
     assert letters == expected
 
@@ -145,13 +148,12 @@ def test_unknown_option_is_refused():
 @pytest.mark.parametrize("seed", range(12))
 def test_the_cut_nearest_z_starts_and_ties_cut_again(seed):
     state, events = RULES.new_game(5, {}, seed=seed)
-    deck = deck_for(state["options"])
     cuts = [e for e in events if e["type"] == "cut"]
     for earlier, later in itertools.pairwise(cuts):
-        best = max(cut_rank(deck[c["card"]]) for c in earlier["cuts"])
-        tied = [c["seat"] for c in earlier["cuts"] if cut_rank(deck[c["card"]]) == best]
+        best = max(cut_rank(c) for c in earlier["cuts"])
+        tied = [c["seat"] for c in earlier["cuts"] if cut_rank(c) == best]
         assert sorted(c["seat"] for c in later["cuts"]) == tied
-    final = {c["seat"]: cut_rank(deck[c["card"]]) for c in cuts[-1]["cuts"]}
+    final = {c["seat"]: cut_rank(c) for c in cuts[-1]["cuts"]}
     winner = max(final, key=final.get)
     assert list(final.values()).count(final[winner]) == 1
     assert state["turn"] == winner
@@ -190,7 +192,7 @@ def test_shaving_palabra_with_p_and_r_moves_27_and_a_joker_removes_the_remaining
     state, _ = act(state, 1, {"type": "pass"})
     state, events = act(state, 2, {"type": "joker", "targets": [{"card": ids[2][0], "seat": 0}]})
     assert scores_of(events, 0) == -151
-    assert RULES.scores(state) == [0, 27, 0]
+    assert RULES.scores(state).total == [0, 27, 0]
     assert state["table"][0]["jokered"]
     assert state["table"][0]["value"] == 0
 
@@ -494,7 +496,7 @@ def test_players_previous_word_is_discarded_at_the_start_of_their_turn():
     assert state["table"][0] is None
     assert set(ids[0]) <= set(state["discard"])
     assert any(e["type"] == "word_discarded" and e["seat"] == 0 for e in events)
-    assert RULES.scores(state)[0] == 5  # discarding keeps the points
+    assert RULES.scores(state).total[0] == 5  # discarding keeps the points
 
 
 # -- the end ------------------------------------------------------------------------------------------------------
@@ -513,7 +515,7 @@ def test_using_all_cards_with_an_empty_pile_ends_the_game_and_doubles_the_final_
     assert scores_of(events, 0, "final_play") == 5
     assert scores_of(events, 1, "penalty") == -(10 + 3) * 3
     assert scores_of(events, 2, "penalty") == -2
-    assert RULES.scores(state) == [10, -39, -2]
+    assert RULES.scores(state).total == [10, -39, -2]
 
 
 def test_final_play_can_be_tripled():
@@ -521,7 +523,7 @@ def test_final_play_can_be_tripled():
     ids = arrange(state, {0: ["CRB", "AR", "TG"], 1: ["D"], 2: ["E"]})
     empty_pile(state)
     state, _ = play_word(state, 0, ids[0])
-    assert RULES.scores(state)[0] == 15
+    assert RULES.scores(state).total[0] == 15
 
 
 def test_going_out_with_a_vowel_free_pre_play_does_not_double():
@@ -568,7 +570,7 @@ def test_eliminate_high_score_drops_each_players_best_word():
     state, events = play_word(state, 0, ids[0][3:])  # OX locked red: 18, doubled to 36 as the final play
     assert scores_of(events, 0, "high_word_dropped") == -36
     assert scores_of(events, 1, "high_word_dropped") == -4
-    assert RULES.scores(state) == [5, 0]
+    assert RULES.scores(state).total == [5, 0]
 
 
 # -- challenges ----------------------------------------------------------------------------------------------------
@@ -584,7 +586,7 @@ def test_a_word_waits_for_the_other_players_votes():
     assert state["phase"] == "vote"
     assert RULES.status(state).to_act == (1, 2)
     assert any(e["type"] == "proposed" for e in events)
-    assert error_code(state, 0, {"type": "vote", "accept": True}) == "not_allowed"
+    assert error_code(state, 0, {"type": "vote", "accept": True}) == "not_your_turn"  # the engine: not a voter
     assert error_code(state, 0, {"type": "pass"}) == "wrong_phase"
 
 
@@ -612,7 +614,7 @@ def test_vote_reject_then_withdraw_returns_the_cards_and_allows_another_play():
     state, _ = act(state, 0, {"type": "withdraw"})
     assert state["phase"] == "play"
     assert set(ids[0]) == set(state["hands"][0])
-    assert RULES.scores(state) == [0, 0]
+    assert RULES.scores(state).total == [0, 0]
     state, _ = act(state, 0, {"type": "word", "cards": ids[0][3:]})
     assert state["phase"] == "vote"
 
@@ -633,7 +635,7 @@ def test_failed_formal_challenge_costs_the_challenger_the_next_turn():
     assert challenge["lookup"]["legal"]
     assert not challenge["upheld"]
     assert state["table"][0]["letters"] == list("DOG")
-    assert RULES.scores(state)[0] == 8
+    assert RULES.scores(state).total[0] == 8
     assert state["turn"] == 2  # seat 1 forfeited
     assert any(e["type"] == "turn_forfeited" and e["seat"] == 1 for e in events)
     state, _ = act(state, 2, {"type": "pass"})
@@ -655,7 +657,7 @@ def test_successful_formal_challenge_withdraws_the_word_and_ends_the_turn():
     }
     assert state["turn"] == 1
     assert set(ids[0]) <= set(state["hands"][0])
-    assert RULES.scores(state) == [0, 0, 0]
+    assert RULES.scores(state).total == [0, 0, 0]
 
 
 def test_only_rejecters_challenge_and_if_all_concede_the_word_stands():
@@ -770,7 +772,7 @@ def test_removed_player_is_skipped_and_their_hand_and_word_leave_the_table():
     assert state["table"][0] is None
     assert state["hands"][0] == []
     assert len(state["pile"]) == pile + hand
-    assert RULES.scores(state)[0] == 5
+    assert RULES.scores(state).total[0] == 5
     state, _ = act(state, 1, {"type": "pass"})
     state, _ = act(state, 2, {"type": "pass"})
     assert state["turn"] == 1
@@ -781,7 +783,7 @@ def test_removing_the_player_on_turn_passes_the_turn():
     arrange(state, {0: ["D"], 1: ["E"], 2: ["F"]})
     state, _ = RULES.remove_player(state, 0, CTX)
     assert state["turn"] == 1
-    assert error_code(state, 0, {"type": "pass"}) == "bad_action"
+    assert error_code(state, 0, {"type": "pass"}) == "not_allowed"  # the engine: that seat is not in the game
 
 
 def test_removing_a_voter_can_settle_the_vote():
@@ -803,7 +805,7 @@ def test_last_player_standing_ends_the_game():
 def test_player_sees_only_their_own_hand():
     state = new(3)
     ids = arrange(state, {0: ["CRB", "AR", "TG"], 1: ["D"], 2: ["E"]})
-    view = RULES.view(state, 0)
+    view = RULES.view(state, 0)["body"]
     assert [c["id"] for c in view["hand"]] == ids[0]
     assert view["hand"][0] == {"id": ids[0][0], "kind": "letter", "letter": "C", "value": 3, "colors": "RB", "stars": 0}
     assert view["hand_counts"] == [3, 1, 1]
@@ -813,7 +815,7 @@ def test_player_sees_only_their_own_hand():
 
 def test_spectator_sees_no_hands():
     state = new(3)
-    view = RULES.view(state, None)
+    view = RULES.view(state, None)["body"]
     assert view["hand"] is None
     text = json.dumps(view)
     assert not any(f'"id": {c},' in text for hand in state["hands"] for c in hand)
@@ -823,7 +825,7 @@ def test_view_marks_shave_and_joker_targets_and_lists_actions():
     state = new(3)
     ids = arrange(state, {0: ["CRB", "AR", "TG"], 1: ["CG", "joker", "D"], 2: ["E"]})
     state, _ = play_word(state, 0, ids[0])
-    view = RULES.view(state, 1)
+    view = RULES.view(state, 1)["body"]
     word = view["table"][0]
     assert word["shave_target"]
     assert word["joker_target"]
@@ -831,16 +833,16 @@ def test_view_marks_shave_and_joker_targets_and_lists_actions():
     assert word["value"] == 5
     assert word["lock"] == ""
     assert [f["letter"] for f in word["faces"]] == list("CAT")
-    assert {"joker", "shave", "word", "pass"} <= set(view["actions"])
-    assert RULES.view(state, 2)["actions"] == []
-    assert not RULES.view(state, 2)["table"][0]["shave_target"]
+    assert {"joker", "shave", "word", "pass"} <= set(offered(state, 1))
+    assert offered(state, 2) == []
+    assert not RULES.view(state, 2)["body"]["table"][0]["shave_target"]
 
 
 def test_view_of_a_vote_lists_vote_for_voters():
     state, _, _ = proposed()
-    assert RULES.view(state, 1)["actions"] == ["vote"]
-    assert RULES.view(state, 0)["pending"]["letters"] == list("DOG")
-    assert RULES.view(state, None)["actions"] == ["check"]
+    assert offered(state, 1) == ["vote"]
+    assert RULES.view(state, 0)["body"]["pending"]["letters"] == list("DOG")
+    assert offered(state, None) == ["check"]
 
 
 def test_drawn_cards_are_private():
@@ -855,7 +857,7 @@ def test_drawn_cards_are_private():
     ("seat", "action", "code"),
     [
         (1, {"type": "pass"}, "not_your_turn"),
-        (None, {"type": "pass"}, "not_your_turn"),
+        (None, {"type": "pass"}, "not_allowed"),  # the engine: the teacher has no seat to play from
         (0, {"type": "dance"}, "bad_action"),
         (0, {"type": "word", "cards": "CAT"}, "bad_action"),
         (0, {"type": "word", "cards": [999]}, "bad_action"),
@@ -863,7 +865,7 @@ def test_drawn_cards_are_private():
         (0, {"type": "word", "cards": []}, "bad_action"),
         (0, {"type": "vote", "accept": True}, "wrong_phase"),
         (0, {"type": "withdraw"}, "wrong_phase"),
-        (7, {"type": "pass"}, "bad_action"),
+        (7, {"type": "pass"}, "not_allowed"),  # the engine: that seat is not in the game
     ],
 )
 def test_bad_actions_get_clear_codes(seat, action, code):
@@ -889,6 +891,6 @@ def test_scores_are_the_sum_of_score_events_in_a_scripted_game():
     ]:
         state, events = act(state, seat, action)
         all_events += events
-    assert score_totals(all_events, 3) == RULES.scores(state) == [178 - 18 - 160, 18, 0]
+    assert score_totals(all_events, 3) == RULES.scores(state).total == [178 - 18 - 160, 18, 0]
     places = card_places(state)
     assert sorted(c for cards in places.values() for c in cards) == list(range(122))

@@ -11,8 +11,8 @@ import pytest
 from games.engine import AppError, Context, WordSet, censor, score_totals
 from games.rules.palabra import RULES, card_places
 from games.rules.palabra.deck import deck_for
-from tests.games.rules.test_palabra import pick
-from tests.games.rules.test_palabra_properties import EveryWord, play_random_game
+from tests.games.rules.test_palabra import offered, pick
+from tests.games.rules.test_palabra_random import EveryWord, play_random_game
 
 WORDS = WordSet(["a", "o", "at", "cat", "act", "dog", "dogs", "dot", "cats", "ox", "tea"])
 CTX = Context(WORDS)
@@ -59,7 +59,7 @@ def with_dog(players=6, **options):
     state, _ = play_round(state, {0: [{"type": "word", "cards": ids[0]}]})
     assert state["table"][0]["letters"] == list("DOG")
     assert state["table"][0]["value"] == 8
-    assert RULES.scores(state)[0] == 8
+    assert RULES.scores(state).total[0] == 8
     return state
 
 
@@ -123,8 +123,8 @@ def test_everyone_is_waited_for_until_they_lay_a_play_or_pass():
     give(state, {0: DOG})
     state, _ = RULES.apply(state, 2, {"type": "pass"}, CTX)
     assert RULES.status(state).to_act == (0, 1, 3, 4, 5)
-    assert error_code(state, 2, {"type": "pass"}) == "wrong_phase"
-    assert RULES.view(state, 2)["actions"] == []
+    assert error_code(state, 2, {"type": "pass"}) == "not_your_turn"  # the engine: seat 2 is no longer awaited
+    assert offered(state, 2) == []
 
 
 def test_pre_play_comes_first_and_once_and_draws_replacements_at_once():
@@ -134,29 +134,30 @@ def test_pre_play_comes_first_and_once_and_draws_replacements_at_once():
     assert len(state["hands"][1]) == 7
     assert any(e["type"] == "drew" and e["seat"] == 1 for e in events)
     assert state["table"][0]["value"] == 8  # nothing happens before the reveal
-    assert RULES.scores(state)[1] == 0
+    assert RULES.scores(state).total[1] == 0
     assert error_code(state, 1, joker(0, ids[1][2])) == "wrong_phase"
-    assert "shave" not in RULES.view(state, 1)["actions"]
-    assert "word" in RULES.view(state, 1)["actions"]
+    assert "shave" not in offered(state, 1)
+    assert "word" in offered(state, 1)
     state, _ = RULES.apply(state, 1, {"type": "pass"}, CTX)
-    assert error_code(state, 1, shave(0, ids[1][1], 1)) == "wrong_phase"
+    assert error_code(state, 1, shave(0, ids[1][1], 1)) == "not_your_turn"  # the engine: ready, no longer awaited
 
 
 def test_the_teacher_lays_nothing():
     state, _ = new(6)
-    assert error_code(state, None, {"type": "pass"}) == "not_your_turn"
+    assert error_code(state, None, {"type": "pass"}) == "not_allowed"  # the engine: the teacher has no seat
     assert error_code(state, None, {"type": "check"}) == "wrong_phase"
 
 
 @pytest.mark.parametrize("kind", ["vote", "withdraw", "insist", "challenge", "concede"])
 def test_there_are_no_votes_or_challenges_in_a_round(kind):
     state, _ = new(6)
-    assert error_code(state, 1, {"type": kind, "accept": True}) == "wrong_phase"
+    action = {"type": kind, "accept": True} if kind == "vote" else {"type": kind}
+    assert error_code(state, 1, action) == "wrong_phase"
 
 
 def test_nobody_is_on_turn_in_a_round():
     state, _ = new(6)
-    assert RULES.view(state, 2)["turn"] is None
+    assert RULES.view(state, 2)["body"]["turn"] is None
     assert RULES.status(state).extra["turn"] is None
     assert RULES.status(state).summary == "Round 1: everyone lays a play face down"
 
@@ -190,14 +191,14 @@ def test_others_see_who_is_ready_and_how_many_cards_lie_where_but_not_what():
     laid_act, _ = RULES.apply(state, 1, {"type": "word", "cards": [cat[1], cat[0], cat[2]]}, CTX)
     for seat in (None, 0, 2, 3):
         assert RULES.view(laid_cat, seat) == RULES.view(laid_act, seat)
-    seen = RULES.view(laid_cat, 2)["round"]
+    seen = RULES.view(laid_cat, 2)["body"]["round"]
     assert seen["seats"][1] == {"ready": True, "preplay_cards": 1, "preplay_words": [0], "play_cards": 3}
     assert seen["mine"] == {"preplay": None, "play": None}
-    mine = RULES.view(laid_cat, 1)["round"]["mine"]
+    mine = RULES.view(laid_cat, 1)["body"]["round"]["mine"]
     assert mine["play"]["letters"] == "CAT"
     assert mine["preplay"][0]["kind"] == "joker"
-    assert RULES.view(laid_act, 1)["round"]["mine"]["play"]["letters"] == "ACT"
-    assert "joker" not in json.dumps(RULES.view(laid_cat, 2)["round"])
+    assert RULES.view(laid_act, 1)["body"]["round"]["mine"]["play"]["letters"] == "ACT"
+    assert "joker" not in json.dumps(RULES.view(laid_cat, 2)["body"]["round"])
 
 
 def test_a_joker_and_a_shave_look_alike_to_the_others():
@@ -288,7 +289,7 @@ def test_vowel_play_and_exchange_resolve_at_the_reveal():
     pile = len(state["pile"])
     state, _ = RULES.apply(state, 1, {"type": "vowels", "cards": ids[1]}, CTX)
     state, _ = RULES.apply(state, 2, {"type": "exchange", "cards": ids[2]}, CTX)
-    assert RULES.scores(state)[1] == 0
+    assert RULES.scores(state).total[1] == 0
     assert len(state["pile"]) == pile
     state, events = play_round(state, {})
     assert gained(events, 1, "vowels") == 20
@@ -301,7 +302,7 @@ def test_exchanged_cards_stay_secret_at_the_reveal():
     state, _ = new(6)
     ids = give(state, {2: ["QRB", "ZRB"]})
     state, _ = RULES.apply(state, 2, {"type": "exchange", "cards": ids[2]}, CTX)
-    assert RULES.view(state, 2)["round"]["mine"]["play"]["cards"] == ids[2]
+    assert RULES.view(state, 2)["body"]["round"]["mine"]["play"]["cards"] == ids[2]
     state, events = play_round(state, {})
     revealed = next(e for e in events if e["type"] == "revealed")
     assert revealed["plays"][2] == {"type": "exchange", "count": 2, "cards": []}
@@ -316,7 +317,7 @@ def test_two_shaves_of_the_same_card_each_gain_it_and_the_owner_loses_it_once():
     assert gained(events, 1) == 5
     assert gained(events, 5) == 5
     assert gained(events, 0) == -5
-    assert RULES.scores(state) == [3, 5, 0, 0, 0, 5]
+    assert RULES.scores(state).total == [3, 5, 0, 0, 0, 5]
     assert set(ids[1] + ids[5]) <= set(state["discard"])
 
 
@@ -327,7 +328,7 @@ def test_two_shaves_of_different_cards_both_come_off_the_word():
     assert gained(events, 1) == 1
     assert gained(events, 3) == 5
     assert gained(events, 0) == -6
-    assert RULES.scores(state) == [2, 1, 0, 5, 0, 0]
+    assert RULES.scores(state).total == [2, 1, 0, 5, 0, 0]
 
 
 def test_two_jokers_on_one_word_cost_its_owner_the_word_once():
@@ -336,7 +337,7 @@ def test_two_jokers_on_one_word_cost_its_owner_the_word_once():
     state, events = play_round(state, {2: [joker(0, ids[2][0])], 4: [joker(0, ids[4][0])]})
     assert [e["removed"] for e in events if e["type"] == "jokered"] == [8, 8]
     assert gained(events, 0) == -8
-    assert RULES.scores(state) == [0] * 6
+    assert RULES.scores(state).total == [0] * 6
     assert {ids[2][0], ids[4][0]} <= set(state["discard"])
 
 
@@ -346,7 +347,7 @@ def test_a_shave_and_a_joker_on_one_word_credit_the_shaver_and_cost_the_owner_th
     state, events = play_round(state, {1: [shave(0, ids[1][0], 2)], 3: [joker(0, ids[3][0])]})
     assert gained(events, 1, "shave") == 5
     assert gained(events, 0) == -8
-    assert RULES.scores(state) == [0, 5, 0, 0, 0, 0]
+    assert RULES.scores(state).total == [0, 5, 0, 0, 0, 0]
 
 
 def test_two_builds_on_one_word_both_score_and_the_first_after_the_owner_gets_the_cards():
@@ -366,7 +367,7 @@ def test_two_builds_on_one_word_both_score_and_the_first_after_the_owner_gets_th
     assert ids[4][0] in state["discard"]
     loser = next(e for e in events if e["type"] == "placed" and e["seat"] == 4)
     assert loser["on_table"] is False
-    assert RULES.scores(state) == [8, 0, 9, 0, 10, 0]
+    assert RULES.scores(state).total == [8, 0, 9, 0, 10, 0]
     assert_every_card_in_one_place(state)
 
 
@@ -408,7 +409,7 @@ def test_the_game_ends_at_once_when_the_pile_cannot_refill_every_hand():
     assert gained(events, 0) == 8 - 4
     assert [gained(events, s, "penalty") for s in range(1, 6)] == [-7] * 5
     assert not any(e["type"] == "score" and e["reason"] == "final_play" for e in events)
-    assert RULES.view(state, 0)["actions"] == []
+    assert offered(state, 0) == []
     assert RULES.status(state).finished
 
 
@@ -432,7 +433,7 @@ def test_a_player_who_uses_their_last_cards_in_the_last_round_gets_the_final_mul
     state, events = play_round(state, {0: [{"type": "word", "cards": ids[0]}]})
     assert state["finished"]
     assert gained(events, 0, "final_play") == 8 * (multiplier - 1)
-    assert RULES.scores(state)[0] == 8 * multiplier
+    assert RULES.scores(state).total[0] == 8 * multiplier
 
 
 def test_a_round_of_passes_with_an_empty_pile_and_full_hands_ends_the_game():
@@ -451,7 +452,7 @@ def test_when_the_timer_runs_out_everyone_not_ready_passes():
     state, _ = new(6, impatient_timer=True)
     ids = give(state, {0: DOG, 1: ["joker"]})
     state, _ = RULES.apply(state, 0, {"type": "word", "cards": ids[0]}, CTX)
-    assert "start_timer" in RULES.view(state, 0)["actions"]
+    assert "start_timer" in offered(state, 0)
     state, events = RULES.apply(state, 0, {"type": "start_timer"}, Context(WORDS, now=10.0))
     assert events[0]["waiting_for"] == [1, 2, 3, 4, 5]
     assert error_code(state, 3, {"type": "timer_expired"}, Context(WORDS, now=69.0)) == "not_allowed"
@@ -492,7 +493,7 @@ def test_removing_the_last_player_not_ready_reveals_the_round():
     assert state["table"][0]["letters"] == list("DOG")
 
 
-# -- whole random games (the invariants and replay are checked in test_palabra_properties.py) -------------------------
+# -- whole random games (the invariants and replay are checked by the contract suite) -------------------------
 def test_random_simultaneous_games_reach_the_end_through_conflicts():
     games = [play_random_game(6, {"simultaneous": True}, seed, 1500, lexicon=EveryWord([])) for seed in range(3)]
     assert any(state["end_reason"] == "pile_short" for state, _, _ in games)
