@@ -20,6 +20,7 @@ from typing import Any, ClassVar
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.http.request import split_domain_port, validate_host
+from redis.exceptions import RedisError
 
 logger = logging.getLogger(__name__)
 
@@ -27,6 +28,8 @@ logger = logging.getLogger(__name__)
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_FORBIDDEN = 4403
 CLOSE_TOO_MANY = 4429
+CLOSE_TRY_AGAIN = 1013  # the channel layer (Redis) is down: the page reconnects with backoff
+LAYER_DOWN = (OSError, TimeoutError, RedisError)  # what a channel layer raises while Redis is unreachable
 
 # Per process: open sockets by (user, page), and each user's recent messages across all their sockets.
 _open_sockets: Counter[tuple[int, str]] = Counter()
@@ -118,8 +121,15 @@ class JsonConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_FORBIDDEN)
             return
         self.joined_groups = groups
-        for group in groups:
-            await self.channel_layer.group_add(group, self.channel_name)
+        try:
+            for group in groups:
+                await self.channel_layer.group_add(group, self.channel_name)
+        except LAYER_DOWN as error:
+            # Redis is down or restarting: refuse this connection cleanly (no 500); the page tries again.
+            logger.warning("channel layer unavailable, connection refused: %s", error)
+            self.joined_groups = []
+            await self.close(code=CLOSE_TRY_AGAIN)
+            return
         await self.accept()
         await self.on_connected()
 
@@ -133,7 +143,10 @@ class JsonConsumer(AsyncWebsocketConsumer):
             if not any(user_id == page[0] for user_id, _ in _open_sockets):
                 _user_messages.pop(page[0], None)
         for group in getattr(self, "joined_groups", []):
-            await self.channel_layer.group_discard(group, self.channel_name)
+            try:
+                await self.channel_layer.group_discard(group, self.channel_name)
+            except LAYER_DOWN:
+                break  # the layer is down: its groups expire by themselves
 
     async def admit(self, user) -> list[str] | None:
         """The groups this logged-in ``user`` listens to here, or ``None`` if they may not connect."""

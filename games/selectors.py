@@ -125,6 +125,11 @@ def table_info(table: Table, seated: list[dict[str, Any]] | None = None) -> dict
     }
 
 
+def table_version(table_id: int) -> int | None:
+    """The table's sequence number (its last move), or None if there is no such table."""
+    return Table.objects.filter(pk=table_id).values_list("version", flat=True).first()
+
+
 def snapshot(table: Table, seat: int | None) -> dict[str, Any]:
     """The live protocol's ``state`` message for ``seat`` (``None``: spectator and teacher)."""
     return {

@@ -143,7 +143,11 @@ if REDIS_URL:
                 # redis-py 8 defaults to a 5 s socket timeout, which channels-redis's own 5 s blocking read
                 # (BZPOPMIN on an idle server) runs into, closing consumers with 1011 (django/channels_redis#422);
                 # and to 100 pooled connections, which a server holding hundreds of sockets exceeds.
-                "hosts": [{"address": REDIS_URL, "socket_timeout": 30, "max_connections": 1000}],
+                # health_check_interval: a pooled connection idle that long is checked before use, so the first
+                # request after a Redis restart reconnects instead of failing on a dead socket.
+                "hosts": [
+                    {"address": REDIS_URL, "socket_timeout": 30, "max_connections": 1000, "health_check_interval": 5}
+                ],
                 "prefix": env.str("CHANNELS_PREFIX", "asgi"),
             },
         }

@@ -96,3 +96,34 @@ async def test_another_origin_is_refused(teacher, classroom, origin):
 @override_settings(CSRF_TRUSTED_ORIGINS=["https://class.example"])
 async def test_a_trusted_origin_is_admitted(teacher, classroom):
     await connected(classroom, teacher, origin="https://class.example")
+
+
+class DownLayer:
+    """A channel layer whose Redis is unreachable."""
+
+    async def group_add(self, group, channel):
+        from redis.exceptions import ConnectionError as RedisConnectionError
+
+        raise RedisConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+    async def group_discard(self, group, channel):
+        raise OSError("down")
+
+    async def new_channel(self, prefix="specific."):
+        return f"{prefix}down"
+
+    async def receive(self, channel):
+        import asyncio
+
+        await asyncio.Event().wait()
+
+
+async def test_a_connect_while_redis_is_down_is_refused_cleanly(teacher, classroom, monkeypatch, caplog):
+    from channels import layers
+
+    monkeypatch.setattr(layers.channel_layers, "backends", {"default": DownLayer()})
+    ws = await communicator(path_of(classroom), teacher)
+    connected, code = await ws.connect()
+    assert not connected
+    assert code == 1013  # try again later: the page reconnects with backoff
+    assert "Traceback" not in caplog.text
