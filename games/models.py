@@ -21,12 +21,17 @@ class Lesson(models.Model):
     started_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     created = models.DateTimeField(auto_now_add=True)
     ended = models.DateTimeField(null=True, blank=True)
+    practice = models.BooleanField(
+        default=False, help_text="A student's practice game against robots (one table), outside any lesson."
+    )
 
     class Meta:
         ordering = ["-created"]
         constraints = [
             models.UniqueConstraint(
-                fields=["classroom"], condition=models.Q(ended__isnull=True), name="one_running_lesson_per_class"
+                fields=["classroom"],
+                condition=models.Q(ended__isnull=True, practice=False),
+                name="one_running_lesson_per_class",
             )
         ]
 
@@ -61,11 +66,20 @@ class Table(models.Model):
 
 
 class Seat(models.Model):
-    """A student's place at a table. A removed player keeps the row (the seat numbers of the game stay fixed)."""
+    """A place at a table: a student's, or a robot's (``robot`` is its level, and it has no student). A removed
+    player keeps the row (the seat numbers of the game stay fixed)."""
+
+    class Robot(models.TextChoices):
+        BEGINNER = "beginner", "Beginner robot"
+        STEADY = "steady", "Steady robot"
+        STRONG = "strong", "Strong robot"
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
     number = models.PositiveSmallIntegerField()
-    student = models.ForeignKey("learning.Student", on_delete=models.CASCADE, related_name="seats")
+    student = models.ForeignKey(
+        "learning.Student", null=True, blank=True, on_delete=models.CASCADE, related_name="seats"
+    )
+    robot = models.CharField(max_length=10, blank=True, default="", choices=Robot.choices)
     removed = models.BooleanField(default=False)
 
     class Meta:
@@ -73,6 +87,11 @@ class Seat(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["table", "number"], name="unique_seat_number"),
             models.UniqueConstraint(fields=["table", "student"], name="one_seat_per_student_per_table"),
+            models.CheckConstraint(
+                condition=models.Q(student__isnull=False, robot="")
+                | models.Q(student__isnull=True) & ~models.Q(robot=""),
+                name="seat_is_a_student_or_a_robot",
+            ),
         ]
 
     def __str__(self) -> str:

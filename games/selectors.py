@@ -95,7 +95,12 @@ def access(user: User, table: Table, seats: list[Seat] | None = None) -> Access 
         # The seats' students were read with the seats (under the table's lock on the move path), so a student
         # the teacher has just removed from the class is refused without reading the student again.
         seat = next(
-            (s.number for s in seats if s.student.user_id == user.id and s.student.active and not s.removed), None
+            (
+                s.number
+                for s in seats
+                if s.student is not None and s.student.user_id == user.id and s.student.active and not s.removed
+            ),
+            None,
         )
     return None if seat is None else Access(seat=seat)
 
@@ -103,9 +108,15 @@ def access(user: User, table: Table, seats: list[Seat] | None = None) -> Access 
 def players(table: Table, seats: list[Seat] | None = None) -> list[dict[str, Any]]:
     """Who sits where; ``seats``: the table's seats if already read (:func:`seats_of`)."""
     return [
-        {"seat": s.number, "name": s.student.display_name, "removed": s.removed}
+        {"seat": s.number, "name": _seat_name(s), "removed": s.removed, "robot": s.robot}
         for s in (seats_of(table) if seats is None else seats)
     ]
+
+
+def _seat_name(seat: Seat) -> str:
+    if seat.student is not None:
+        return seat.student.display_name
+    return Seat.Robot(seat.robot).label if seat.robot else f"seat {seat.number}"
 
 
 def rules_of(slug: str) -> Game:
@@ -233,11 +244,11 @@ def teachers_lesson(teacher: User, lesson_id: int) -> Lesson | None:
 
 
 def running_lesson(classroom: Classroom) -> Lesson | None:
-    return classroom.lessons.filter(ended__isnull=True).first()
+    return classroom.lessons.filter(ended__isnull=True, practice=False).first()
 
 
 def lessons_of(teacher: User) -> QuerySet[Lesson]:
-    return Lesson.objects.filter(classroom__teacher=teacher)
+    return Lesson.objects.filter(classroom__teacher=teacher, practice=False)
 
 
 def table_of(user: User, lesson: Lesson) -> Table | None:

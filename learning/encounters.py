@@ -94,6 +94,7 @@ def record_encounters(
     lesson_id: int | None = None,
     table_id: int | None = None,
     move_id: int | None = None,
+    practice: bool = False,
 ) -> int:
     """Store ``encounters`` (seats mapped to students by ``students``) and update the students' review lists.
 
@@ -135,6 +136,7 @@ def record_encounters(
                 table_id=table_id,
                 move_id=move_id,
                 turn=enc.turn,
+                practice=practice,
                 created=when,
             )
         )
@@ -155,7 +157,7 @@ def record_move(move_id: int) -> int:
     """Record the encounters of one move of the games' move log (the Celery job's body). Idempotent."""
     if RecordedMove.objects.filter(move_id=move_id).exists():
         return 0
-    move = Move.objects.select_related("table", "table__lexicon").filter(pk=move_id).first()
+    move = Move.objects.select_related("table", "table__lexicon", "table__lesson").filter(pk=move_id).first()
     if move is None:
         logger.warning("move %s to record does not exist (deleted with its table?)", move_id)
         return 0
@@ -165,9 +167,13 @@ def record_move(move_id: int) -> int:
         logger.warning("move %s is of unknown game %s", move_id, table.game)
         return 0
     encounters = rules.encounters(table.state, move.events)
-    students = {seat.number: seat.student for seat in Seat.objects.filter(table=table).select_related("student")}
+    seats = Seat.objects.filter(table=table).select_related("student")
+    students = {seat.number: seat.student for seat in seats if seat.student is not None}
+    robots = {seat.number for seat in seats if seat.robot}
+    encounters = [enc for enc in encounters if enc.seat not in robots]  # robots learn nothing
     return record_encounters(
         encounters,
+        practice=table.lesson.practice,
         students=students,
         lexicon=table.lexicon,
         game=table.game,

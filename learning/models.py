@@ -116,6 +116,7 @@ class Encounter(models.Model):
     table_id = models.BigIntegerField(null=True, blank=True)
     move_id = models.BigIntegerField(null=True, blank=True)
     turn = models.PositiveIntegerField(null=True, blank=True)
+    practice = models.BooleanField(default=False, help_text="Met in a practice game against robots.")
     created = models.DateTimeField(help_text="When the move was made.")
 
     class Meta:

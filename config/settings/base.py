@@ -160,6 +160,12 @@ CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = REDIS_URL or "cache+memory://"
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", not REDIS_URL)
 CELERY_TASK_EAGER_PROPAGATES = True
+# Robot players (games.services.robots): how a robot's move is run — "celery" (a task with a countdown, on a worker),
+# "thread" (a timer thread in the server process: the default while Celery runs eagerly, so a robot's delay never
+# blocks a request) or "manual" (the test suite runs them itself); and the human-like delay before a robot acts.
+ROBOTS_RUN = env.str("ROBOTS_RUN", "thread" if CELERY_TASK_ALWAYS_EAGER else "celery")
+ROBOT_DELAY_MIN = env.float("ROBOT_DELAY_MIN", 1.0)
+ROBOT_DELAY_MAX = env.float("ROBOT_DELAY_MAX", 2.5)
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"

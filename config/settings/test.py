@@ -20,6 +20,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 # Tasks run in-process so tests see their effects; the one test of a real worker switches this off.
 CELERY_TASK_ALWAYS_EAGER = True
+# Robots wait for the test to run them (games.services.robots.run_pending), unless a test's server asks otherwise.
+ROBOTS_RUN = os.environ.get("ROBOTS_RUN", "manual")
+ROBOT_DELAY_MIN = float(os.environ.get("ROBOT_DELAY_MIN", "0"))
+ROBOT_DELAY_MAX = float(os.environ.get("ROBOT_DELAY_MAX", "0"))
 
 # Close connections after each request and each database_sync_to_async call: a connection kept open in an async
 # test's worker thread would outlive the test and stop the test database from being dropped at the end.

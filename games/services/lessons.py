@@ -13,6 +13,7 @@ from games import selectors
 from games.engine import AppError, Game
 from games.models import Lesson, Move, Seat, Table
 from games.services import moderation
+from games.services import robots as robot_service
 from games.services.moves import FINISHED, FORBIDDEN, NOT_FOUND
 from learning import services as learning_services
 from learning.models import Classroom, Student, User
@@ -28,10 +29,12 @@ def start_lesson(
     lexicon: Lexicon | None,
     options: dict[str, Any] | None,
     seating: Seating,
+    robots: str = "",
 ) -> Lesson:
     """Start ``game`` for the class: tables filled by ``seating`` — a table size (the active students are shuffled
     and split as evenly as the game allows) or a list of tables, each a list of student ids. Students on the class
-    page are then sent to their own table."""
+    page are then sent to their own table. ``robots``: a robot level to fill uneven tables with (every table gets
+    as many seats as the fullest, or as the table size; a class smaller than the game's minimum plays with robots)."""
     if not teacher.is_teacher or classroom.teacher_id != teacher.id:
         raise AppError(FORBIDDEN, "Only the class's teacher can start a lesson.")
     rules = selectors.rules_of(game)
@@ -39,17 +42,21 @@ def start_lesson(
     _check_lexicon(teacher, classroom, rules, lexicon)
     with transaction.atomic():
         Classroom.objects.select_for_update().filter(pk=classroom.pk).first()
-        if Lesson.objects.filter(classroom=classroom, ended__isnull=True).exists():
+        if Lesson.objects.filter(classroom=classroom, ended__isnull=True, practice=False).exists():
             raise AppError("lesson_running", "A lesson is already running in this class: end it first.")
         students = {s.id: s for s in classroom.students.filter(active=True)}
         groups: list[list[int]]
         table_size: int | None
         if isinstance(seating, int):
-            groups = split_into_tables(list(students), seating, rules.min_players, rules.max_players)
+            if robots and 0 < len(students) < rules.min_players:
+                groups = [list(students)]
+            else:
+                groups = split_into_tables(list(students), seating, rules.min_players, rules.max_players)
             table_size = seating
         else:
-            groups = _hand_seating(seating, students, rules)
+            groups = _hand_seating(seating, students, rules, allow_short=bool(robots))
             table_size = None
+        full = max([table_size or 0, rules.min_players, *(len(g) for g in groups)]) if robots else 0
         try:
             lesson = Lesson.objects.create(
                 classroom=classroom,
@@ -63,7 +70,8 @@ def start_lesson(
             raise AppError("lesson_running", "A lesson is already running in this class: end it first.") from None
         urls = {}
         for number, ids in enumerate(groups, start=1):
-            table = _new_table(lesson, number, rules, [students[i] for i in ids])
+            extra = min(full, rules.max_players) - len(ids) if robots else 0
+            table = new_table(lesson, number, rules, [students[i] for i in ids], robots=max(0, extra), level=robots)
             for i in ids:
                 urls[str(students[i].user_id)] = reverse("games:table", args=[table.id])
     message = {"type": "lesson.started", "urls": urls}
@@ -108,7 +116,9 @@ def split_into_tables(student_ids: list[int], size: int, min_players: int, max_p
     return groups
 
 
-def _hand_seating(seating: Sequence[Sequence[int]], students: dict[int, Student], rules: Game) -> list[list[int]]:
+def _hand_seating(
+    seating: Sequence[Sequence[int]], students: dict[int, Student], rules: Game, *, allow_short: bool = False
+) -> list[list[int]]:
     groups = [list(group) for group in seating if group]
     if not groups:
         raise AppError("no_tables", "Seat at least one table.")
@@ -119,7 +129,7 @@ def _hand_seating(seating: Sequence[Sequence[int]], students: dict[int, Student]
     if unknown:
         raise AppError("bad_seating", "Only active students of this class can be seated.")
     for number, group in enumerate(groups, start=1):
-        if not rules.min_players <= len(group) <= rules.max_players:
+        if not (1 if allow_short else rules.min_players) <= len(group) <= rules.max_players:
             raise AppError(
                 "bad_table_size",
                 f"Table {number} has {len(group)} players; {rules.title} is for {rules.min_players} to "
@@ -128,9 +138,12 @@ def _hand_seating(seating: Sequence[Sequence[int]], students: dict[int, Student]
     return groups
 
 
-def _new_table(lesson: Lesson, number: int, rules: Game, students: list[Student]) -> Table:
+def new_table(
+    lesson: Lesson, number: int, rules: Game, students: list[Student], *, robots: int = 0, level: str = ""
+) -> Table:
+    """A new table of the lesson's game: the students in seats 0, 1, …, then ``robots`` robots of ``level``."""
     seed = secrets.randbits(62)
-    state, events = rules.new_game(len(students), lesson.options, seed)
+    state, events = rules.new_game(len(students) + robots, lesson.options, seed)
     table = Table.objects.create(
         lesson=lesson,
         number=number,
@@ -141,8 +154,13 @@ def _new_table(lesson: Lesson, number: int, rules: Game, students: list[Student]
         state=state,
         version=0,
     )
-    Seat.objects.bulk_create([Seat(table=table, number=n, student=s) for n, s in enumerate(students)])
+    seats = [Seat(table=table, number=n, student=s) for n, s in enumerate(students)]
+    seats += [Seat(table=table, number=len(students) + n, robot=level) for n in range(robots)]
+    Seat.objects.bulk_create(seats)
     Move.objects.create(table=table, seq=0, kind=Move.Kind.START, events=events, created=table.created)
+    if robots:
+        table_id = table.id
+        transaction.on_commit(lambda: robot_service.wake(table_id, 0))  # a robot may be first to play
     return table
 
 

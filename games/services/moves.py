@@ -76,12 +76,38 @@ def apply_action(table_id: int, user: User, action: Action, expected_version: in
     Raises :class:`AppError` (ours, or the rules' codes unchanged) and then nothing has changed.
     ``expected_version``: refuse with ``stale`` unless the table is still at that sequence number.
     """
+    return _apply(table_id, lambda table, seats: _acting_seat(table, user, seats), user, action, expected_version)
+
+
+def apply_robot_action(table_id: int, seat: int | None, action: Action, expected_version: int) -> Move:
+    """:func:`apply_action` for the robot in ``seat`` (``games.services.robots``): the same checks, the same log,
+    the same broadcasts, with no user behind it. ``seat=None``: the teacher's stand-in at a practice table."""
+
+    def robot_seat(table: Table, seats: list[Seat]) -> int | None:
+        if seat is None:
+            if not table.lesson.practice:
+                raise AppError(FORBIDDEN, "Only a practice table has no teacher.")
+            return None
+        if not any(s.number == seat and s.robot and not s.removed for s in seats):
+            raise AppError(FORBIDDEN, "No robot plays in that seat.")
+        return seat
+
+    return _apply(table_id, robot_seat, None, action, expected_version)
+
+
+def _apply(
+    table_id: int,
+    seat_of: Callable[[Table, list[Seat]], int | None],
+    user: User | None,
+    action: Action,
+    expected_version: int | None,
+) -> Move:
     if not isinstance(action, dict):
         raise AppError(BAD_ACTION, "An action must be a JSON object with a type.")
     with transaction.atomic():
         table = locked_table(table_id)
         seats = selectors.seats_of(table)
-        seat = _acting_seat(table, user, seats)
+        seat = seat_of(table, seats)
         if table.status == Table.Status.PAUSED:
             raise AppError(PAUSED, "The teacher has paused this table; wait until it resumes.")
         if table.status == Table.Status.FINISHED:
@@ -165,7 +191,14 @@ def record(
     )
     _broadcast_events(table, rules, state, events, seated)
     _enqueue_recording(move)
+    _wake_robots(table, seated)
     return move
+
+
+def _wake_robots(table: Table, seated: list[dict[str, Any]] | None) -> None:
+    from games.services import robots  # robots play through this module
+
+    robots.after_commit(table.id, table.version, seated)
 
 
 def _enqueue_recording(move: Move) -> None:
@@ -208,6 +241,7 @@ def broadcast_refresh(table: Table) -> None:
         send_dashboard_row(table)
 
     transaction.on_commit(send)
+    _wake_robots(table, None)  # a resumed table's robots carry on
 
 
 def send_dashboard_row(table: Table, seated: list[dict[str, Any]] | None = None) -> None:
