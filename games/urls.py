@@ -13,4 +13,8 @@ urlpatterns = [
     path("tables/<int:table_id>/resume/", views.resume_table, name="resume_table"),
     path("tables/<int:table_id>/end/", views.end_table, name="end_table"),
     path("tables/<int:table_id>/seats/<int:seat>/remove/", views.remove_player, name="remove_player"),
+    path("tables/<int:table_id>/seats/<int:seat>/robot/", views.seat_robot, name="seat_robot"),
+    path("tables/<int:table_id>/show-move/", views.show_move, name="show_move"),
+    path("practice/", views.start_practice, name="start_practice"),
+    path("practice/<int:table_id>/end/", views.end_practice, name="end_practice"),
 ]

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 from games import selectors
 from games.engine import AppError
 from games.forms import StartLessonForm
-from games.services import lessons, moderation
+from games.services import lessons, moderation, practice, robots
 from learning import selectors as learning_selectors
 from learning.decorators import AuthenticatedRequest, teacher_required
 
@@ -80,6 +80,7 @@ def table(request: AuthenticatedRequest, table_id: int) -> HttpResponse:
     access = selectors.access(request.user, table)
     if access is None:
         raise PermissionDenied("You do not play at this table.")
+    robots.nudge(table)  # a robot whose process died mid-thought acts now
     rules = selectors.rules_of(table.game)
     context = {
         "table": table,
@@ -90,6 +91,7 @@ def table(request: AuthenticatedRequest, table_id: int) -> HttpResponse:
         "is_teacher": access.is_teacher,
         "rules": rules,
         "renderer_url": static(f"{RENDERERS}{rules.renderer}.js"),
+        "practice": table.lesson.practice,
     }
     return render(request, "games/table.html", context)
 
@@ -145,3 +147,55 @@ def grabble_sheet(request: AuthenticatedRequest, table_id: int) -> HttpResponse:
         raise PermissionDenied("You do not play at this table.")
     context = {"table": table, "info": selectors.table_info(table), "sheet": selectors.grabble_sheet(table)}
     return render(request, "games/grabble_sheet.html", context)
+
+
+@require_POST
+@teacher_required
+def seat_robot(request: AuthenticatedRequest, table_id: int, seat: int) -> HttpResponse:
+    level = request.POST.get("level", "steady")
+    return _moderate(
+        request,
+        table_id,
+        lambda: robots.seat_robot(request.user, table_id, seat, level),
+        "A robot plays in that seat now.",
+    )
+
+
+@require_POST
+@login_required
+def start_practice(request: AuthenticatedRequest) -> HttpResponse:
+    """A student starts a practice game against robots from their class page."""
+    try:
+        count = int(request.POST.get("robots", "1"))
+    except ValueError:
+        count = 1
+    try:
+        table = practice.start_practice(
+            request.user, request.POST.get("game", ""), count, request.POST.get("level", "beginner")
+        )
+    except AppError as error:
+        messages.error(request, error.message)
+        return redirect("home")
+    return redirect("games:table", table_id=table.id)
+
+
+@require_POST
+@login_required
+def end_practice(request: AuthenticatedRequest, table_id: int) -> HttpResponse:
+    try:
+        practice.end_practice(request.user, table_id)
+        messages.success(request, "The practice game has ended.")
+    except AppError as error:
+        messages.error(request, error.message)
+    return redirect("home")
+
+
+@require_POST
+@login_required
+def show_move(request: AuthenticatedRequest, table_id: int) -> HttpResponse:
+    """ "Show me a move": a robot plays one move for the student at their practice table."""
+    try:
+        robots.show_move(request.user, table_id)
+    except AppError as error:
+        messages.error(request, error.message)
+    return redirect("games:table", table_id=table_id)

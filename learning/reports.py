@@ -65,6 +65,7 @@ ROW = (
     "given",
     "wrong_fields",
     "lesson_id",
+    "practice",
     "created",
 )
 
@@ -141,10 +142,29 @@ class StudentTally:
         self.by_field: dict[str, list[int]] = {}
         self.confusions: Counter[tuple[str, str, str]] = Counter()
         self.lessons: dict[Any, _Lesson] = {}
+        self.practice_words: set[tuple[str, str]] = set()  # met in practice games against robots
 
     def add(self, row: tuple) -> None:
-        _, key, form, lemma, pos, gloss, rare, kind, correct, expected, given, wrong_fields, lesson_id, created = row
+        (
+            _,
+            key,
+            form,
+            lemma,
+            pos,
+            gloss,
+            rare,
+            kind,
+            correct,
+            expected,
+            given,
+            wrong_fields,
+            lesson_id,
+            practice,
+            created,
+        ) = row
         word_id = (key, lemma)
+        if practice:
+            self.practice_words.add(word_id)
         word = self.words.get(word_id)
         if word is None:
             word = self.words[word_id] = _Word(key, form, lemma, pos, gloss)
@@ -209,6 +229,7 @@ class StudentTally:
                 "learned": sum(w.learned for w in words),
                 "lessons": len(self.lessons),
             },
+            "practice": {"words_met": len(self.practice_words)},
             "accuracy": {"quiz": _score(*self.quiz), "parse": _score(*self.parse), "all": _score(*self.marked)},
             "by_pos": [
                 {"pos": pos, "label": _pos_label(pos), **_score(*tally)} for pos, tally in sorted(self.by_pos.items())
@@ -287,8 +308,8 @@ def compute(
     lesson_dates: dict[Any, datetime] = {}
     for done, row in enumerate(rows.iterator(chunk_size=5000), start=1):
         tallies[row[0]].add(row)
-        lesson_key = row[12] if row[12] is not None else f"day-{row[13].date().isoformat()}"
-        lesson_dates.setdefault(lesson_key, row[13])
+        lesson_key = row[12] if row[12] is not None else f"day-{row[-1].date().isoformat()}"
+        lesson_dates.setdefault(lesson_key, row[-1])
         if on_progress and done % 5000 == 0:
             on_progress(done / total)
     lesson_order = sorted(lesson_dates, key=lambda key: lesson_dates[key])

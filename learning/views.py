@@ -309,8 +309,17 @@ def _my_student(request: AuthenticatedRequest) -> Student:
 def review_list(request: AuthenticatedRequest) -> HttpResponse:
     student = _my_student(request)
     today = timezone.localdate()
+    # Words met only in practice games against robots are marked as such.
+    met = student.encounters.values_list("key", "practice").distinct()
+    in_lessons = {key for key, practice in met if not practice}
+    practised = {key for key, practice in met if practice} - in_lessons
     items: list[dict[str, Any]] = [
-        {"item": item, "parse": srs.describe(item), "due_now": srs.is_due(item.due, today)}
+        {
+            "item": item,
+            "parse": srs.describe(item),
+            "due_now": srs.is_due(item.due, today),
+            "practice": item.key in practised,
+        }
         for item in student.review_items.order_by("due", "box", "form", "pk")
     ]
     context = {

@@ -20,11 +20,25 @@ function postButton(label, action, { danger = false, confirm = "" } = {}) {
   return form;
 }
 
+// A robot of the chosen level takes over an absent student's seat (their hand or rack, as it is).
+function robotButton(base, player) {
+  const form = postButton("Robot plays", `${base}seats/${player.seat}/robot/`, {
+    confirm: `A robot takes over ${player.name}'s seat for the rest of this game?`,
+  });
+  const select = el("select", { name: "level", title: `Robot level for ${player.name}'s seat` },
+    el("option", { value: "beginner" }, "beginner"),
+    el("option", { value: "steady", selected: true }, "steady"),
+    el("option", { value: "strong" }, "strong"));
+  form.insertBefore(select, form.querySelector("button"));
+  return form;
+}
+
 function renderRow(row) {
   const base = row.url;
   const players = el("ul", { className: "list dashboard-players" }, row.players.map((p) => el("li", {},
     el("span", { className: p.removed ? "removed" : "" }, p.name, p.removed ? " (removed)" : ""),
     el("span", {}, el("strong", { className: "num" }, String(p.score)),
+      !p.removed && row.status !== "finished" && !p.robot ? robotButton(base, p) : "",
       !p.removed && row.status !== "finished"
         ? postButton("Remove", `${base}seats/${p.seat}/remove/`, { danger: true, confirm: `Take ${p.name} out of this game?` })
         : ""),
