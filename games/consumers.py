@@ -15,7 +15,7 @@ from config import transport
 from config.websocket import CLOSE_FORBIDDEN, JsonConsumer, Schema
 from games import selectors
 from games.engine import AppError
-from games.services import moves
+from games.services import moves, robots
 from learning.models import User
 
 logger = logging.getLogger(__name__)
@@ -41,6 +41,8 @@ class TableConsumer(JsonConsumer):
         return [transport.table_group(self.table_id)]
 
     async def on_connected(self) -> None:
+        self._hellos = 0
+        await database_sync_to_async(robots.nudge_table)(self.table_id)
         await self.send_snapshot()
 
     @database_sync_to_async
@@ -60,7 +62,11 @@ class TableConsumer(JsonConsumer):
 
     async def on_hello(self, message: dict[str, Any]) -> None:
         """A (re)connected client, or a page's heartbeat, says which seq it has; it gets a snapshot unless it is
-        up to date (checked by the table's version alone: a heartbeat costs one small read)."""
+        up to date (checked by the table's version alone: a heartbeat costs one small read). Every fourth
+        heartbeat also wakes robots that should have acted and did not (their process died mid-thought)."""
+        self._hellos = getattr(self, "_hellos", 0) + 1
+        if self._hellos % 4 == 0:
+            await database_sync_to_async(robots.nudge_table)(self.table_id)
         if message.get("last_seq") == await database_sync_to_async(selectors.table_version)(self.table_id):
             return
         await self.send_json(await self._snapshot())

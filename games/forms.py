@@ -6,6 +6,7 @@ from django import forms
 from django.db.models import F, Q
 
 from games.engine import Game, Option
+from games.models import Seat
 from games.rules import GAMES
 from learning.models import Classroom, User
 from lexicons.languages import language_name
@@ -87,6 +88,12 @@ class StartLessonForm(forms.Form):
         widget=forms.RadioSelect,
     )
     table_size = forms.IntegerField(label="Players per table", min_value=1, max_value=12, initial=3)
+    robots = forms.ChoiceField(
+        label="Robots",
+        choices=[("", "No robots: tables may differ by one player"), *Seat.Robot.choices],
+        required=False,
+        help_text="Fill every table up to the same size (and a class too small for the game) with robot players.",
+    )
 
     def __init__(self, *args: Any, classroom: Classroom, teacher: User, show_all: bool = False, **kwargs: Any):
         super().__init__(*args, **kwargs)

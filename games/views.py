@@ -40,6 +40,7 @@ def start_lesson(request: AuthenticatedRequest, classroom_id: int) -> HttpRespon
                 form.cleaned_data["lexicon"],
                 form.chosen_options(),
                 form.chosen_seating(),
+                robots=form.cleaned_data.get("robots") or "",
             )
         except AppError as error:
             form.add_error(None, error.message)

@@ -107,6 +107,13 @@ def nudge(table: Table) -> None:
         wake(table.id, table.version, delay=0)
 
 
+def nudge_table(table_id: int) -> None:
+    """:func:`nudge` by id (the table's socket, on connect and now and then on a heartbeat)."""
+    table = Table.objects.filter(pk=table_id).first()
+    if table is not None:
+        nudge(table)
+
+
 # -- acting --------------------------------------------------------------------------------------------------------
 def robot_turn(table_id: int, version: int) -> bool:
     """One robot action at the table if it is still at ``version`` and playing: the first robot seat whose brain
@@ -197,4 +204,4 @@ def robot_seats(count: int, level: str) -> list[dict[str, Any]]:
     return [{"robot": level}] * count
 
 
-__all__ = ["nudge", "robot_turn", "run_pending", "seat_robot", "show_move", "wake"]
+__all__ = ["nudge", "nudge_table", "robot_turn", "run_pending", "seat_robot", "show_move", "wake"]

@@ -2,6 +2,8 @@
 own view), never while the table is paused, never twice for one version; teachers seat them; students practise."""
 
 import random
+from collections import deque
+from datetime import timedelta
 
 import pytest
 
@@ -175,3 +177,48 @@ def test_practice_is_for_the_class_languages_games(classroom):
         practice.start_practice(ana.user, "palabra")  # English, in a Greek class
     with pytest.raises(AppError):
         practice.start_practice(ana.user, "pablo", robot_count=9)
+
+
+def test_the_start_form_and_the_dashboard_control(client, teacher, classroom, three):
+    client.force_login(teacher)
+    url = f"/games/classes/{classroom.id}/start/"
+    page = client.get(url)
+    assert b"Steady robot" in page.content
+    response = client.post(url, {"game": "pablo", "seating": "auto", "table_size": 4, "robots": "strong"})
+    assert response.status_code == 302
+    table = Table.objects.get(lesson__classroom=classroom)
+    assert [s.robot for s in table.seats.order_by("number")] == ["", "", "", "strong"]
+    response = client.post(f"/games/tables/{table.id}/seats/0/robot/", {"level": "beginner"})
+    assert response.status_code == 302
+    assert Seat.objects.get(table=table, number=0).robot == "beginner"
+
+
+def test_the_class_page_offers_practice_and_the_table_shows_a_move(client, teacher, monkeypatch):
+    monkeypatch.setattr(selectors, "word_list_for", lambda lexicon_id: GENEROUS)
+    spanish = learning_services.create_classroom(teacher, "Español", Classroom.Language.SPANISH)
+    ana = learning_services.join_classroom(spanish.join_code, "Ana")
+    client.force_login(ana.user)
+    page = client.get(f"/classes/{spanish.id}/")
+    assert b"Practice against robots" in page.content
+    response = client.post("/games/practice/", {"game": "palabras_cortas_solitario", "robots": 1, "level": "steady"})
+    table = Table.objects.get(lesson__practice=True)
+    assert response.url == f"/games/tables/{table.id}/"
+    assert b"Show me a move" in client.get(response.url).content
+    client.post(f"/games/tables/{table.id}/show-move/")
+    assert Table.objects.get(pk=table.id).version == 1
+    assert b"Resume" in client.get(f"/classes/{spanish.id}/").content
+    client.force_login(teacher)
+    assert b"Practice against robots" in client.get(f"/reports/classes/{spanish.id}/").content
+
+
+def test_a_robot_that_died_mid_thought_acts_when_the_table_is_next_read(teacher, classroom, client):
+    ana = learning_services.join_classroom(classroom.join_code, "Ana")
+    table = practice.start_practice(ana.user, "pablo", robot_count=1, level="steady")
+    robot_service.PENDING.clear()  # the scheduled turn was lost with its process
+    robot_service.nudge(Table.objects.get(pk=table.id))
+    assert not robot_service.PENDING  # too soon: it may still be thinking
+    Table.objects.filter(pk=table.id).update(updated=table.updated - timedelta(minutes=1))
+    client.force_login(ana.user)
+    client.get(f"/games/tables/{table.id}/")
+    assert deque([(table.id, 0)]) == robot_service.PENDING
+    assert robot_service.run_pending() >= 1
