@@ -86,8 +86,8 @@ def _words(hand: list[Card], words: WordList, fixed: str, longest: int = 7) -> l
         for subset in combinations(letters, size):
             base = "".join(letter for _i, letter in subset) + fixed
             options: list[tuple[str, Card | None]] = [("", None)]
-            for card, alphabet in stand_ins[:1]:
-                options.extend((ch, card) for ch in alphabet)
+            for stand_in, alphabet in stand_ins[:1]:
+                options.extend((ch, stand_in) for ch in alphabet)
             for extra, card in options:
                 text = base + extra
                 if len(text) < max(2, len(fixed) + 1):
