@@ -39,6 +39,7 @@ from django.utils import timezone
 
 from lexicons import morphology
 
+from . import srs
 from .encounters import record_lesson
 from .models import Classroom, Encounter, Report, ReviewItem, Student
 
@@ -257,13 +258,18 @@ def _review_next(student_ids: Iterable[int]) -> dict[int, list[dict[str, Any]]]:
     found: dict[int, list[dict[str, Any]]] = {}
     items = (
         ReviewItem.objects.filter(student_id__in=list(student_ids))
-        .order_by("student_id", "due", "box", "form", "pk")
-        .values("student_id", "form", "lemma", "gloss", "box", "due")
+        .order_by("student_id", "due", "stability", "form", "pk")
+        .values("student_id", "form", "lemma", "gloss", "stability", "last_reviewed", "due")
     )
+    now = timezone.now()
     for item in items:
         listed = found.setdefault(item["student_id"], [])
         if len(listed) < TOP:
-            listed.append({k: item[k] for k in ("form", "lemma", "gloss", "box")} | {"due": item["due"].isoformat()})
+            recall = srs.recall(item["stability"], item["last_reviewed"], now) if item["stability"] else None
+            listed.append(
+                {k: item[k] for k in ("form", "lemma", "gloss")}
+                | {"due": item["due"].isoformat(), "recall": None if recall is None else round(100 * recall)}
+            )
     return found
 
 

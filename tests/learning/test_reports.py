@@ -209,7 +209,7 @@ def test_the_class_summary_has_one_row_per_active_student(figures, pupils):
 def test_words_to_review_next_come_from_the_review_list(figures):
     _, ana, _ = figures
     assert {w["form"] for w in ana["review_next"]} == {"λόγον", "ἦν"}
-    assert all({"form", "lemma", "gloss", "box", "due"} <= set(w) for w in ana["review_next"])
+    assert all({"form", "lemma", "gloss", "recall", "due"} <= set(w) for w in ana["review_next"])
 
 
 # -- report jobs -----------------------------------------------------------------------------------------------------

@@ -1,0 +1,131 @@
+"""A student's own pages for learning: the review list, the review quiz and the drills built from their mistakes.
+Thin: the schedule is ``learning.srs``, the drills ``learning.drills``."""
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+
+from lexicons import morphology
+
+from . import selectors, srs
+from .forms import ReviewForm
+from .models import ReviewItem, Student
+
+
+def _my_student(request: HttpRequest) -> Student:
+    student = selectors.student_of(request.user)
+    if student is None:
+        raise PermissionDenied("The review list is for students.")
+    return student
+
+
+def _percent(value: float) -> int:
+    return round(100 * value)
+
+
+@login_required
+def review_list(request: HttpRequest) -> HttpResponse:
+    student = _my_student(request)
+    today = timezone.localdate()
+    now = timezone.now()
+    items = [
+        {
+            "item": item,
+            "parse": srs.describe(item),
+            "due_now": srs.is_due(item.due, today),
+            "recall": _percent(srs.retrievability(item, now)) if item.stability else None,
+            "state": srs.state_label(item),
+        }
+        for item in student.review_items.order_by("due", "stability", "form", "pk")
+    ]
+    context = {
+        "student": student,
+        "items": items,
+        "due_count": sum(i["due_now"] for i in items),
+        "known": sum(1 for i in items if i["recall"] is not None and i["recall"] >= _percent(srs.KNOWN)),
+        "known_percent": _percent(srs.KNOWN),
+    }
+    return render(request, "learning/reports/review_list.html", context)
+
+
+def _form(item: ReviewItem, data: Any = None) -> ReviewForm:
+    kind = srs.quiz_kind(item)
+    meanings = srs.meaning_choices(item) if kind in (srs.PARSE, srs.CHOOSE) else []
+    return ReviewForm(kind, srs.quiz_fields(item), meanings, data)
+
+
+@login_required
+def review_quiz(request: HttpRequest) -> HttpResponse:
+    """One due word at a time: Greek words are parsed with selects and their meaning chosen; other words alternate
+    between choosing the meaning and typing the word for it; words with no meaning are self-graded."""
+    student = _my_student(request)
+    if request.method == "POST":
+        item_id = request.POST.get("item", "")
+        item = student.review_items.filter(pk=int(item_id)).first() if item_id.isdigit() else None
+        if item is None:
+            messages.error(request, "That word is not on your review list.")
+            return redirect("learning:review_quiz")
+        if not srs.is_due(item.due, timezone.localdate()):
+            messages.error(request, f"“{item.form}” is not due for review until {item.due:%d %B}.")
+            return redirect("learning:review_quiz")
+        form = _form(item, request.POST)
+        if form.is_valid():
+            _tell(request, item, form.kind, form.cleaned_data, srs.grade(item, form.kind, form.cleaned_data))
+            return redirect("learning:review_quiz")
+    else:
+        item = srs.next_item(student)
+        if item is None:
+            return render(request, "learning/reports/review_quiz.html", {"student": student, "item": None})
+        form = _form(item)
+    context = {
+        "student": student,
+        "item": item,
+        "form": form,
+        "kind": form.kind,
+        "due_count": srs.due_items(student).count(),
+    }
+    return render(request, "learning/reports/review_quiz.html", context)
+
+
+def _next_time(item: ReviewItem) -> str:
+    days = (item.due - timezone.localdate()).days
+    return "tomorrow" if days <= 1 else f"in {days} days"
+
+
+def _tell(request: HttpRequest, item: ReviewItem, kind: str, answer: dict, result: dict) -> None:
+    """Say what was right (and what was not) about the answer just graded."""
+    meaning = f"{item.form}: {item.lemma + ', ' if item.lemma else ''}{item.gloss or 'no meaning in the lexicon'}"
+    parse = srs.describe(item)
+    told: list[str] = []
+    if result["wrong_fields"]:
+        label = morphology.label
+        told.append(
+            ", ".join(
+                f"{name}: {label(name, item.parse.get(name, ''))}, not {label(name, answer[name])}"
+                for name in result["wrong_fields"]
+            )
+        )
+    if result["meaning_right"] is False:
+        told.append(f"it means “{item.gloss}”, not “{answer.get('meaning', '')}”")
+    if kind == srs.TYPE and not result["right"]:
+        told.append(
+            f"the word is {item.form}{f' ({item.lemma})' if item.lemma else ''}, not “{answer.get('word', '')}”"
+        )
+    parts = [p for p in (parse, f"({meaning})") if p]
+    if result["right"]:
+        messages.success(request, f"Right! {'. '.join(parts)}. Next review {_next_time(item)}.")
+    elif kind == srs.RECALL:
+        messages.info(request, f"{'. '.join(parts)}. It comes back tomorrow.")
+    else:
+        messages.error(request, f"Not quite — {'; '.join(told)}. {'. '.join(parts)}. It comes back tomorrow.")
+
+
+@login_required
+def drill(request: HttpRequest) -> HttpResponse:
+    student = _my_student(request)
+    return render(request, "learning/reports/drill.html", {"student": student, "drill": None})
