@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from lexicons import morphology
 
-from . import selectors, srs
+from . import drills, selectors, srs
 from .forms import ReviewForm
 from .models import ReviewItem, Student
 
@@ -127,5 +127,52 @@ def _tell(request: HttpRequest, item: ReviewItem, kind: str, answer: dict, resul
 
 @login_required
 def drill(request: HttpRequest) -> HttpResponse:
+    """Today's drill from the student's own mistakes; the answers are graded on the same page."""
     student = _my_student(request)
-    return render(request, "learning/reports/drill.html", {"student": student, "drill": None})
+    built = drills.build(student)
+    results = None
+    if request.method == "POST" and built is not None:
+        if request.POST.get("signature") != drills.signature(built):
+            messages.info(request, "Your drill changed since you opened it (a game just added to it): here it is now.")
+        else:
+            results = drills.grade(student, built, {k: str(v) for k, v in request.POST.items()})
+            right = sum(r["right"] for r in results)
+            messages.success(request, f"{right} of {len(results)} right. Your answers go into your review list.")
+    questions = [
+        {
+            "n": i,
+            "q": q,
+            "selects": [
+                {"name": f"q{i}-{name}", "label": name.capitalize(), "values": list(morphology.VALUES[name].items())}
+                for name in q.fields
+            ],
+            "result": results[i] if results else None,
+            "told": _drill_told(q, results[i]) if results else "",
+        }
+        for i, q in enumerate(built.questions if built else [])
+    ]
+    context = {
+        "student": student,
+        "drill": built,
+        "questions": questions,
+        "signature": drills.signature(built) if built else "",
+        "graded": results is not None,
+    }
+    return render(request, "learning/reports/drill.html", context)
+
+
+def _drill_told(question: drills.Question, result: dict) -> str:
+    meaning = f"{question.lemma + ': ' if question.lemma else ''}{question.gloss}".strip(": ")
+    if question.fields:
+        parse = morphology.describe(question.pos, question.parse)
+        if result["right"]:
+            return f"Right: {parse}."
+        label = morphology.label
+        wrong = ", ".join(
+            f"{name}: {label(name, question.parse.get(name, ''))}, not {label(name, result['given'].get(name, ''))}"
+            for name in result["wrong_fields"]
+        )
+        return f"{wrong}. It is {parse} ({meaning})."
+    if result["right"]:
+        return f"Right: {meaning}."
+    return f"It means “{question.gloss}”, not “{result['given'].get('meaning', '')}”."
