@@ -72,7 +72,9 @@ class ReviewForm(forms.Form):
                 label="The word", max_length=100, widget=forms.TextInput(attrs={"autocomplete": "off"})
             )
         grades = [("again", "I did not know it"), *GRADES] if kind == "recall" else GRADES
-        self.fields["grade"] = forms.ChoiceField(choices=grades, required=kind == "recall", initial="good")
+        self.fields["grade"] = forms.ChoiceField(
+            choices=grades, required=kind == "recall", initial="good", widget=forms.RadioSelect
+        )
 
     def clean_grade(self) -> str:
         return self.cleaned_data.get("grade") or "good"
