@@ -4,6 +4,8 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+# Biome (the linter of static/) comes from npm, pinned by package-lock.json, into ./node_modules.
+NODE_STAMP := node_modules/.installed
 export DJANGO_SETTINGS_MODULE ?= config.settings.base
 
 .PHONY: run test lint chromium migrate bench
@@ -13,6 +15,10 @@ $(STAMP): requirements/base.txt requirements/dev.txt
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements/dev.txt
 	touch $(STAMP)
+
+$(NODE_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $(NODE_STAMP)
 
 migrate: $(STAMP)
 	$(PY) manage.py migrate --noinput
@@ -30,13 +36,17 @@ chromium:
 		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; \
 	fi
 
-test: $(STAMP) chromium
-	$(VENV)/bin/ruff check .
+test: lint chromium
 	DJANGO_SETTINGS_MODULE=config.settings.test $(PY) -m pytest $(PYTEST_ARGS)
 
-lint: $(STAMP)
+# Every static check: Python lint and format, the import contracts (the engine, the rules and the text tools stay
+# free of Django, Channels and Celery), types (mypy with Django's stubs), and Biome on the browser code.
+lint: $(STAMP) $(NODE_STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports
+	$(VENV)/bin/mypy
+	node_modules/.bin/biome lint static
 
 bench: $(STAMP)
 	@echo "See bench/README.md for each benchmark's command."

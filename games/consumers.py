@@ -1,21 +1,22 @@
-"""The live table page and the teacher's lesson dashboard (protocol: DESIGN.md §2).
+"""The live table page and the teacher's lesson dashboard (the protocol is described in docs/protocol.md).
 
 A table connection joins its table's group; each broadcast there carries every seat's censored events and view,
 and a connection forwards its own seat's copy only (the spectators' to the teacher), never the whole message.
-Actions go through ``services.apply_action_deferred``, whose committed broadcasts this event loop then sends (the
+Actions go through ``moves.apply_action_deferred``, whose committed broadcasts this event loop then sends (the
 database thread does not wait on Redis); every refusal is answered to the sender only, followed by a snapshot.
 """
 
 import logging
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from channels.db import database_sync_to_async
 
+from config import transport
 from config.websocket import CLOSE_FORBIDDEN, JsonConsumer, Schema
-
-from . import selectors, services
-from .models import Table
-from .services import TableError
+from games import selectors
+from games.engine import AppError
+from games.services import moves
+from learning.models import User
 
 logger = logging.getLogger(__name__)
 
@@ -31,25 +32,25 @@ class TableConsumer(JsonConsumer):
         "preview": {"action": (dict, True), "client_id": (str, False)},
     }
 
-    async def admit(self, user) -> list[str] | None:
+    async def admit(self, user: User) -> list[str] | None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         found = await self._access(user)
         if found is None:
             return None
         self.seat = found.seat
-        return [services.table_group(self.table_id)]
+        return [transport.table_group(self.table_id)]
 
     async def on_connected(self) -> None:
         await self.send_snapshot()
 
     @database_sync_to_async
-    def _access(self, user) -> selectors.Access | None:
-        table = Table.objects.select_related("lesson").filter(pk=self.table_id).first()
+    def _access(self, user: User) -> selectors.Access | None:
+        table = selectors.table_by_id(self.table_id)
         return None if table is None else selectors.access(user, table)
 
     @database_sync_to_async
-    def _snapshot(self) -> dict:
-        return selectors.snapshot(Table.objects.get(pk=self.table_id), self.seat)
+    def _snapshot(self) -> dict[str, Any]:
+        return selectors.snapshot_of(self.table_id, self.seat)
 
     async def send_snapshot(self) -> None:
         await self.send_json(await self._snapshot())
@@ -57,20 +58,20 @@ class TableConsumer(JsonConsumer):
     async def send_error(self, code: str, message: str, client_id: str | None = None) -> None:
         await self.send_json({"type": "error", "code": code, "message": message, "client_id": client_id})
 
-    async def on_hello(self, message: dict) -> None:
+    async def on_hello(self, message: dict[str, Any]) -> None:
         """A (re)connected client says which seq it has; it gets a snapshot unless it is up to date."""
         snapshot = await self._snapshot()
         if message.get("last_seq") != snapshot["seq"]:
             await self.send_json(snapshot)
 
-    async def on_action(self, message: dict) -> None:
+    async def on_action(self, message: dict[str, Any]) -> None:
         client_id = message.get("client_id")
         client_id = client_id[:CLIENT_ID_MAX] if client_id is not None else None
         try:
-            _, deferred = await database_sync_to_async(services.apply_action_deferred)(
+            _, deferred = await database_sync_to_async(moves.apply_action_deferred)(
                 self.table_id, self.scope["user"], message["action"]
             )
-        except TableError as error:
+        except AppError as error:
             await self.send_error(error.code, error.message, client_id)
             await self.send_snapshot()
         except Exception:
@@ -78,17 +79,17 @@ class TableConsumer(JsonConsumer):
             await self.send_error("server_error", "Something went wrong on the server; nothing was changed.", client_id)
             await self.send_snapshot()
         else:
-            await services.send_deferred(deferred)
+            await transport.send_deferred(deferred)
 
-    async def on_preview(self, message: dict) -> None:
+    async def on_preview(self, message: dict[str, Any]) -> None:
         """What an action would do, answered to the sender only (never stored, never broadcast)."""
         client_id = message.get("client_id")
         client_id = client_id[:CLIENT_ID_MAX] if client_id is not None else None
         try:
-            result = await database_sync_to_async(services.preview_action)(
+            result = await database_sync_to_async(moves.preview_action)(
                 self.table_id, self.scope["user"], message["action"]
             )
-        except TableError as error:
+        except AppError as error:
             await self.send_json(
                 {"type": "preview", "client_id": client_id, "ok": False, "code": error.code, "message": error.message}
             )
@@ -96,8 +97,8 @@ class TableConsumer(JsonConsumer):
             await self.send_json({"type": "preview", "client_id": client_id, "ok": True, "result": result})
 
     # Group messages (sent by services after the commit).
-    async def table_event(self, message: dict) -> None:
-        mine = message["copies"].get(services.recipient(self.seat))
+    async def table_event(self, message: dict[str, Any]) -> None:
+        mine = message["copies"].get(transport.recipient(self.seat))
         if mine is None:  # this seat was removed by this very move: its own table.removed follows
             return
         await self.send_json(
@@ -110,10 +111,10 @@ class TableConsumer(JsonConsumer):
             }
         )
 
-    async def table_refresh(self, message: dict) -> None:
+    async def table_refresh(self, message: dict[str, Any]) -> None:
         await self.send_snapshot()
 
-    async def table_removed(self, message: dict) -> None:
+    async def table_removed(self, message: dict[str, Any]) -> None:
         if message["seat"] != self.seat:
             return
         await self.send_json({"type": "removed", "message": "Your teacher has taken you out of this game."})
@@ -125,28 +126,28 @@ class LessonConsumer(JsonConsumer):
 
     schemas: ClassVar[dict[str, Schema]] = {"hello": {}}
 
-    async def admit(self, user) -> list[str] | None:
+    async def admit(self, user: User) -> list[str] | None:
         self.lesson_id = int(self.scope["url_route"]["kwargs"]["lesson_id"])
         if await self._rows_if_allowed(user) is None:
             return None
-        return [services.lesson_group(self.lesson_id)]
+        return [transport.lesson_group(self.lesson_id)]
 
     async def on_connected(self) -> None:
         await self.on_hello({})
 
     @database_sync_to_async
-    def _rows_if_allowed(self, user) -> dict | None:
-        lesson = selectors.lessons_of(user).filter(pk=self.lesson_id).first() if user.is_teacher else None
+    def _rows_if_allowed(self, user: User) -> dict[str, Any] | None:
+        lesson = selectors.teachers_lesson(user, self.lesson_id)
         if lesson is None:
             return None
         return {"type": "dashboard", "rows": selectors.dashboard_rows(lesson), "ended": lesson.ended is not None}
 
-    async def on_hello(self, message: dict) -> None:
+    async def on_hello(self, message: dict[str, Any]) -> None:
         rows = await self._rows_if_allowed(self.scope["user"])
         if rows is None:
             await self.close(code=CLOSE_FORBIDDEN)
             return
         await self.send_json(rows)
 
-    async def lesson_row(self, message: dict) -> None:
+    async def lesson_row(self, message: dict[str, Any]) -> None:
         await self.send_json({"type": "row", "row": message["row"]})

@@ -1,6 +1,6 @@
 """The teacher's "start a lesson" form: game, lexicon, the game's own table options, and the seating."""
 
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.db.models import F, Q
@@ -8,6 +8,7 @@ from django.db.models import F, Q
 from games.engine import Game, Option
 from games.rules import GAMES
 from learning.models import Classroom, User
+from lexicons.languages import language_name
 from lexicons.models import Lexicon
 
 AUTO = "auto"
@@ -22,28 +23,62 @@ def offered_games(classroom: Classroom, show_all: bool) -> dict[str, Game]:
     return {slug: rules for slug, rules in GAMES.items() if rules.language in ("", classroom.language)}
 
 
+class LanguageSelect(forms.Select):
+    """A select whose options say their language (``data-language``, and ``data-language-name`` when asked), so the
+    page shows only the lexicons of the chosen game's language. ``languages`` maps option values to language codes;
+    a model choice (a lexicon) gives its own."""
+
+    def __init__(self, *args: Any, with_names: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.languages: dict[str, str] = {}
+        self.with_names = with_names
+
+    def create_option(self, name, value, label, selected, index, subindex=None, attrs=None) -> dict[str, Any]:
+        option = super().create_option(name, value, label, selected, index, subindex, attrs)
+        instance = getattr(value, "instance", None)
+        language = instance.language if instance is not None else self.languages.get(str(value), "")
+        if language:
+            extra = {"data-language": language}
+            if self.with_names:
+                extra["data-language-name"] = language_name(language)
+            option["attrs"] = {**extra, **option["attrs"]}
+        return option
+
+
 def option_field(option: Option) -> forms.Field:
     """A form field for a rules :class:`Option`. Never required: each game's options are shown together and only
     the chosen game's are read; a missing value falls back to the rules' default."""
-    common = {"label": option.label, "help_text": option.help, "required": False}
+    label, help_text = option.label, option.help
     if option.kind == "bool":
-        return forms.BooleanField(initial=option.default, **common)
+        return forms.BooleanField(initial=option.default, label=label, help_text=help_text, required=False)
     if option.kind == "choice":
         return forms.ChoiceField(
-            choices=[(str(value), label) for value, label in option.choices], initial=str(option.default), **common
+            choices=[(str(value), text) for value, text in option.choices],
+            initial=str(option.default),
+            label=label,
+            help_text=help_text,
+            required=False,
         )
     if option.kind == "int":
-        return forms.IntegerField(min_value=option.low, max_value=option.high, initial=option.default, **common)
+        return forms.IntegerField(
+            min_value=option.low,
+            max_value=option.high,
+            initial=option.default,
+            label=label,
+            help_text=help_text,
+            required=False,
+        )
     raise ValueError(f"unknown option kind {option.kind!r}")
 
 
 class StartLessonForm(forms.Form):
-    game = forms.ChoiceField(label="Game")
+    game = forms.ChoiceField(label="Game", widget=LanguageSelect(with_names=True))
     lexicon = forms.ModelChoiceField(
         queryset=Lexicon.objects.none(),
         required=False,
         label="Lexicon",
         empty_label="No lexicon (words are only checked by challenge or by you)",
+        widget=LanguageSelect,
     )
     seating = forms.ChoiceField(
         label="Seating",
@@ -56,17 +91,23 @@ class StartLessonForm(forms.Form):
     def __init__(self, *args: Any, classroom: Classroom, teacher: User, show_all: bool = False, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.games = offered_games(classroom, show_all)
-        self.fields["game"].choices = [(slug, rules.title) for slug, rules in self.games.items()]
+        game_field = cast(forms.ChoiceField, self.fields["game"])
+        lexicon_field = cast(forms.ModelChoiceField, self.fields["lexicon"])
+        game_field.choices = [(slug, rules.title) for slug, rules in self.games.items()]
+        game_field.widget.languages = {slug: rules.language for slug, rules in self.games.items()}  # type: ignore[attr-defined]
         languages = {classroom.language} | {rules.language for rules in self.games.values() if rules.language}
-        self.fields["lexicon"].queryset = Lexicon.objects.filter(
+        # Every offered game's lexicons are choices (the page shows the chosen game's); bundled first in each language.
+        usable = Lexicon.objects.filter(
             Q(owner__isnull=True) | Q(owner=teacher), version__gt=0, language__in=languages
-        )
+        ).order_by("language", F("slug").asc(nulls_last=True), "name")
+        lexicon_field.queryset = usable
+        chosen = self.games.get(self.data.get("game", "")) or next(iter(self.games.values()), None)  # as the page shows
+        shown = chosen.language if chosen is not None and chosen.language else classroom.language
+        lexicon_field.label_from_instance = lambda lexicon: lexicon.name  # type: ignore[method-assign]  # not "name (code)"
+        lexicon_field.help_text = f"Lexicons in {language_name(shown)}, the language of the chosen game."
         # The bundled lexicon of the class's language is what most lessons want; failing that, the first by name.
-        self.fields["lexicon"].initial = (
-            self.fields["lexicon"]
-            .queryset.filter(language=classroom.language)
-            .order_by(F("slug").asc(nulls_last=True), "name")
-            .first()
+        lexicon_field.initial = (
+            usable.filter(language=classroom.language).order_by(F("slug").asc(nulls_last=True), "name").first()
         )
         for slug, rules in self.games.items():
             for option in rules.options:
@@ -108,11 +149,14 @@ class StartLessonForm(forms.Form):
         return [tables[n] for n in sorted(tables)]
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
-        rules, lexicon = self.games.get(data.get("game")), data.get("lexicon")
+        super().clean()
+        data = self.cleaned_data
+        rules, lexicon = self.games.get(data.get("game", "")), data.get("lexicon")
         if rules is not None and rules.language and lexicon is not None and lexicon.language != rules.language:
             self.add_error(
-                "lexicon", f"{lexicon.name} is not in the language of {rules.title}: choose a {rules.language} lexicon."
+                "lexicon",
+                f"{lexicon.name} is not in the language of {rules.title}: "
+                f"choose a {language_name(rules.language)} lexicon.",
             )
         if data.get("seating") == AUTO and data.get("table_size") is None:
             self.add_error("table_size", "How many players per table?")

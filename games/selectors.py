@@ -5,9 +5,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import QuerySet
+from django.shortcuts import get_object_or_404
 from django.urls import reverse
 
-from games.engine import Context, Game, WordList
+from games.engine import AppError, Context, Game, WordList
 from games.models import Lesson, Move, Seat, Table
 from games.rules import GAMES
 from learning.models import Classroom, User
@@ -107,6 +108,32 @@ def players(table: Table, seats: list[Seat] | None = None) -> list[dict[str, Any
     ]
 
 
+def rules_of(slug: str) -> Game:
+    """The rules of the game called ``slug``."""
+    try:
+        return GAMES[slug]
+    except KeyError:
+        raise AppError("unknown_game", f"There is no game called “{slug}”.") from None
+
+
+def table_by_id(table_id: int) -> Table | None:
+    """The table with its lesson and class (``None``: there is none)."""
+    return Table.objects.select_related("lesson__classroom").filter(pk=table_id).first()
+
+
+def game_table(table_id: int, game: str | None = None) -> Table:
+    """The table (of ``game``, if given) for a page, or 404."""
+    tables = Table.objects.select_related("lesson__classroom")
+    if game is not None:
+        tables = tables.filter(game=game)
+    return get_object_or_404(tables, pk=table_id)
+
+
+def lesson_of_table(teacher: User, table_id: int) -> Lesson | None:
+    """The lesson of one of ``teacher``'s classes that has this table."""
+    return Lesson.objects.filter(tables__pk=table_id, classroom__teacher=teacher).first()
+
+
 def game_title(slug: str) -> str:
     rules = GAMES.get(slug)
     return rules.title if rules else slug
@@ -125,24 +152,52 @@ def table_info(table: Table, seated: list[dict[str, Any]] | None = None) -> dict
     }
 
 
+def table_view(rules: Game, state: dict[str, Any], table_status: str, seat: int | None) -> dict[str, Any]:
+    """The view envelope for ``seat`` at a table whose status is ``table_status``. While the teacher has paused the
+    table, or once it is finished, nothing can be played there, so the view offers no action to anyone: every page
+    reads what it may offer from ``actions`` alone, and no game has to know about the table's status."""
+    view = rules.view(state, seat)
+    if table_status != Table.Status.PLAYING:
+        view["actions"] = []
+    return view
+
+
 def snapshot(table: Table, seat: int | None) -> dict[str, Any]:
     """The live protocol's ``state`` message for ``seat`` (``None``: spectator and teacher)."""
     return {
         "type": "state",
         "seq": table.version,
-        "view": GAMES[table.game].view(table.state, seat),
+        "view": table_view(rules_of(table.game), table.state, table.status, seat),
         "table": table_info(table),
     }
+
+
+def snapshot_of(table_id: int, seat: int | None) -> dict[str, Any]:
+    """:func:`snapshot` of the table with this id as it is now."""
+    return snapshot(Table.objects.get(pk=table_id), seat)
 
 
 def dashboard_row(table: Table, seated: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """One table on the teacher's dashboard: players, phase, scores and whose turn it is. ``seated``:
     :func:`players` if already built."""
-    rules = GAMES[table.game]
+    rules = rules_of(table.game)
     status = rules.status(table.state)
     seated = players(table) if seated is None else seated
     names = {p["seat"]: p["name"] for p in seated}
-    scores = rules.scores(table.state).total
+    scores = rules.scores(table.state)
+    total = scores.total
+
+    def name(seat: int) -> str:
+        return names.get(seat, f"seat {seat}")
+
+    last = table.state.get("last_move")
+    if last and last.get("seat") is not None:
+        last_move = f"{name(last['seat'])} {last.get('text', '')}".strip()
+    elif last:
+        last_move = f"The teacher {last.get('text', '')}".strip()
+    else:
+        last_move = ""
+    winners = rules.winners(table.state, scores) if status.finished else []
     return {
         "id": table.id,
         "number": table.number,
@@ -152,14 +207,24 @@ def dashboard_row(table: Table, seated: list[dict[str, Any]] | None = None) -> d
         "summary": status.summary,
         "finished": status.finished,
         "awaiting_teacher": status.awaiting_teacher,
-        "to_act": [names.get(s, f"seat {s}") for s in status.to_act],
-        "players": [{**p, "score": scores[p["seat"]] if p["seat"] < len(scores) else 0} for p in seated],
+        "to_act": [name(s) for s in status.to_act],
+        "last_move": last_move,
+        "winners": [name(s) for s in winners],
+        "players": [{**p, "score": total[p["seat"]] if p["seat"] < len(total) else 0} for p in seated],
+        "provisional": scores.provisional,
         "seq": table.version,
     }
 
 
 def dashboard_rows(lesson: Lesson) -> list[dict[str, Any]]:
     return [dashboard_row(t) for t in lesson.tables.order_by("number")]
+
+
+def teachers_lesson(teacher: User, lesson_id: int) -> Lesson | None:
+    """One lesson of ``teacher``'s classes, with its class (``None``: not theirs, or no such lesson)."""
+    if not teacher.is_teacher:
+        return None
+    return lessons_of(teacher).select_related("classroom").filter(pk=lesson_id).first()
 
 
 def running_lesson(classroom: Classroom) -> Lesson | None:
@@ -216,14 +281,14 @@ def grabble_sheet(table: Table) -> dict[str, Any]:
             "learning": [play["learning"].get(str(s)) for s in seats],
             "teaching": play["teaching"],
         }
-        for play in view["sheet"]
+        for play in view["body"]["sheet"]
     ]
-    totals = view["totals"]
+    scores = view["scores"]
     return {
         "players": seated,
         "turns": turns,
-        "learning": [totals["learning"][s] for s in seats],
-        "teaching": [totals["teaching"][s] for s in seats],
-        "final": [totals["final"][s] for s in seats],
+        "learning": [scores["parts"]["learning"][s] for s in seats],
+        "teaching": [scores["parts"]["teaching"][s] for s in seats],
+        "final": [scores["total"][s] for s in seats],
         "phase": view["phase"],
     }

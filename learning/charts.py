@@ -5,6 +5,7 @@ and hover tooltips tell the figures the marks show.
 """
 
 from collections.abc import Sequence
+from typing import Any
 
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
@@ -88,9 +89,9 @@ def _field_rows(by_field: list[dict]) -> list[tuple[str, int | None, str]]:
     return [(row["field"], row["percent"], f"({row['right']}/{row['total']})") for row in by_field]
 
 
-def class_charts(figures: dict) -> dict[str, SafeString]:
-    """The class report's charts, from its stored figures."""
-    found = {}
+def class_charts(figures: dict) -> dict[str, Any]:
+    """The class report's charts, from its stored figures (``progress``: one chart per student id)."""
+    found: dict[str, Any] = {}
     if figures["by_field"]:
         found["by_field"] = percent_bars("Parse accuracy by field", _field_rows(figures["by_field"]))
     if figures["most_missed"]:

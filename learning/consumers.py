@@ -1,14 +1,14 @@
 """The class page's live roster."""
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from channels.db import database_sync_to_async
 
+from config.transport import classroom_group, user_group
 from config.websocket import CLOSE_FORBIDDEN, JsonConsumer, Schema
 
 from . import selectors
-from .models import Classroom
-from .services import classroom_group, user_group
+from .models import User
 
 
 class ClassroomConsumer(JsonConsumer):
@@ -17,7 +17,7 @@ class ClassroomConsumer(JsonConsumer):
 
     schemas: ClassVar[dict[str, Schema]] = {"hello": {}}
 
-    async def admit(self, user) -> list[str] | None:
+    async def admit(self, user: User) -> list[str] | None:
         self.classroom_id = int(self.scope["url_route"]["kwargs"]["classroom_id"])
         if await self._snapshot_if_allowed(user) is None:
             return None
@@ -27,13 +27,13 @@ class ClassroomConsumer(JsonConsumer):
         await self.on_hello({})
 
     @database_sync_to_async
-    def _snapshot_if_allowed(self, user) -> dict | None:
-        classroom = Classroom.objects.filter(pk=self.classroom_id).first()
+    def _snapshot_if_allowed(self, user: User) -> dict[str, Any] | None:
+        classroom = selectors.classroom_by_id(self.classroom_id)
         if classroom is None or not selectors.can_view_classroom(user, classroom):
             return None
         return {"type": "roster", "students": selectors.roster(classroom), "locked": classroom.locked}
 
-    async def on_hello(self, message: dict) -> None:
+    async def on_hello(self, message: dict[str, Any]) -> None:
         snapshot = await self._snapshot_if_allowed(self.scope["user"])
         if snapshot is None:
             await self.close(code=CLOSE_FORBIDDEN)
@@ -41,15 +41,15 @@ class ClassroomConsumer(JsonConsumer):
         await self.send_json(snapshot)
 
     # Group messages.
-    async def roster_changed(self, message: dict) -> None:
+    async def roster_changed(self, message: dict[str, Any]) -> None:
         await self.send_json({"type": "roster", "students": message["students"], "locked": message["locked"]})
 
-    async def lesson_started(self, message: dict) -> None:
+    async def lesson_started(self, message: dict[str, Any]) -> None:
         """A lesson began: send a student (only) to their own table; ``urls`` maps user ids to table pages."""
         url = message["urls"].get(str(self.scope["user"].id))
         if url:
             await self.send_json({"type": "lesson", "url": url})
 
-    async def user_removed(self, message: dict) -> None:
+    async def user_removed(self, message: dict[str, Any]) -> None:
         await self.send_json({"type": "removed", "message": "Your teacher has removed you from this class."})
         await self.close(code=CLOSE_FORBIDDEN)

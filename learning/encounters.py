@@ -80,7 +80,7 @@ def _entries(lexicon: Lexicon | None, keys: set[str]) -> dict[str, list[dict[str
         .values("id", "key", "lemma", "pos", "parse", "gloss", "frequency")
     )
     for row in rows:
-        found.setdefault(row["key"], []).append(row)
+        found.setdefault(row["key"], []).append(dict(row))
     return found
 
 

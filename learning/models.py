@@ -2,6 +2,7 @@
 
 from django.contrib.auth.models import AbstractUser
 from django.db import models
+from django.db.models.functions import Lower
 
 
 class User(AbstractUser):
@@ -62,7 +63,7 @@ class Student(models.Model):
         ordering = ["display_name"]
         constraints = [
             models.UniqueConstraint(
-                models.functions.Lower("display_name"),
+                Lower("display_name"),
                 "classroom",
                 condition=models.Q(active=True),
                 name="unique_active_student_name_per_class",

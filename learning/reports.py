@@ -392,6 +392,8 @@ def build_report(report_id: int) -> None:
             record_lesson(report.lesson_id)
         _set_progress(report.pk, 10)
         if report.scope == Report.Scope.STUDENT:
+            if report.student is None:
+                raise ValueError(f"student report {report.pk} has no student")
             students = [report.student]
         else:
             students = list(report.classroom.students.filter(active=True))
@@ -419,7 +421,7 @@ def build_report(report_id: int) -> None:
                     )
                 report.figures = class_figures
             else:
-                report.figures = per_student[report.student_id]
+                report.figures = per_student[students[0].pk]
             report.status, report.percent, report.finished, report.error_message = Report.Status.DONE, 100, now, ""
             report.save(update_fields=["figures", "status", "percent", "finished", "error_message"])
     except Exception as error:

@@ -6,18 +6,19 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 
 from lexicons import morphology
 
 from . import drills, selectors, srs
+from .decorators import AuthenticatedRequest
 from .forms import ReviewForm
 from .models import ReviewItem, Student
 
 
-def _my_student(request: HttpRequest) -> Student:
+def _my_student(request: AuthenticatedRequest) -> Student:
     student = selectors.student_of(request.user)
     if student is None:
         raise PermissionDenied("The review list is for students.")
@@ -29,7 +30,7 @@ def _percent(value: float) -> int:
 
 
 @login_required
-def review_list(request: HttpRequest) -> HttpResponse:
+def review_list(request: AuthenticatedRequest) -> HttpResponse:
     student = _my_student(request)
     today = timezone.localdate()
     now = timezone.now()
@@ -60,13 +61,13 @@ def _form(item: ReviewItem, data: Any = None) -> ReviewForm:
 
 
 @login_required
-def review_quiz(request: HttpRequest) -> HttpResponse:
+def review_quiz(request: AuthenticatedRequest) -> HttpResponse:
     """One due word at a time: Greek words are parsed with selects and their meaning chosen; other words alternate
     between choosing the meaning and typing the word for it; words with no meaning are self-graded."""
     student = _my_student(request)
     if request.method == "POST":
         item_id = request.POST.get("item", "")
-        item = student.review_items.filter(pk=int(item_id)).first() if item_id.isdigit() else None
+        item = selectors.review_item(student, int(item_id)) if item_id.isdigit() else None
         if item is None:
             messages.error(request, "That word is not on your review list.")
             return redirect("learning:review_quiz")
@@ -97,7 +98,7 @@ def _next_time(item: ReviewItem) -> str:
     return "tomorrow" if days <= 1 else f"in {days} days"
 
 
-def _tell(request: HttpRequest, item: ReviewItem, kind: str, answer: dict, result: dict) -> None:
+def _tell(request: AuthenticatedRequest, item: ReviewItem, kind: str, answer: dict, result: dict) -> None:
     """Say what was right (and what was not) about the answer just graded."""
     meaning = f"{item.form}: {item.lemma + ', ' if item.lemma else ''}{item.gloss or 'no meaning in the lexicon'}"
     parse = srs.describe(item)
@@ -126,7 +127,7 @@ def _tell(request: HttpRequest, item: ReviewItem, kind: str, answer: dict, resul
 
 
 @login_required
-def drill(request: HttpRequest) -> HttpResponse:
+def drill(request: AuthenticatedRequest) -> HttpResponse:
     """Today's drill from the student's own mistakes; the answers are graded on the same page."""
     student = _my_student(request)
     built = drills.build(student)

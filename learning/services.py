@@ -1,13 +1,15 @@
 """Every write to classes and students, and the entry points of the learning records (recording moves, report
-jobs). Views, consumers and the games side call these; nothing else writes."""
+jobs). Views, consumers and the games side call these; nothing else writes. Every refusal is an
+:class:`games.engine.AppError` (the application's one error type)."""
 
 import logging
 import unicodedata
 from functools import partial
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.db import IntegrityError, transaction
+
+from config.transport import classroom_group, group_send, user_group
+from games.engine import AppError
 
 from . import codes, encounters, reports, selectors, tasks
 from .models import Classroom, Report, Student, User
@@ -15,31 +17,14 @@ from .models import Classroom, Report, Student, User
 logger = logging.getLogger(__name__)
 
 
-class ClassroomError(Exception):
-    """Something a person asked for that cannot be done; ``message`` says why, in plain words."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-
-def classroom_group(classroom_id: int) -> str:
-    return f"classroom-{classroom_id}"
-
-
-def user_group(user_id: int) -> str:
-    return f"user-{user_id}"
-
-
 def create_classroom(teacher: User, name: str, language: str) -> Classroom:
     if not teacher.is_teacher:
-        raise ClassroomError("teacher_only", "Only teachers can create classes.")
+        raise AppError("teacher_only", "Only teachers can create classes.")
     name = unicodedata.normalize("NFC", name.strip())
     if not name:
-        raise ClassroomError("bad_name", "Give the class a name.")
+        raise AppError("bad_name", "Give the class a name.")
     if language not in Classroom.Language.values:
-        raise ClassroomError("bad_language", "Choose one of the offered languages.")
+        raise AppError("bad_language", "Choose one of the offered languages.")
     for _ in range(10):
         try:
             with transaction.atomic():
@@ -48,17 +33,17 @@ def create_classroom(teacher: User, name: str, language: str) -> Classroom:
                 )
         except IntegrityError:
             continue  # join code collision: draw again
-    raise ClassroomError("no_code", "Could not find a free join code; please try again.")
+    raise AppError("no_code", "Could not find a free join code; please try again.")
 
 
 def clean_display_name(name: str) -> str:
     name = " ".join(unicodedata.normalize("NFC", name).split())
     if not name:
-        raise ClassroomError("bad_name", "Please type the name your classmates will see.")
+        raise AppError("bad_name", "Please type the name your classmates will see.")
     if len(name) > Student.NAME_MAX_LENGTH:
-        raise ClassroomError("name_too_long", f"Names can be at most {Student.NAME_MAX_LENGTH} characters long.")
+        raise AppError("name_too_long", f"Names can be at most {Student.NAME_MAX_LENGTH} characters long.")
     if any(unicodedata.category(ch).startswith("C") for ch in name):
-        raise ClassroomError("bad_name", "Names cannot contain control characters.")
+        raise AppError("bad_name", "Names cannot contain control characters.")
     return name
 
 
@@ -67,9 +52,7 @@ def _check_name_free(classroom: Classroom, name: str, exclude: Student | None = 
     if exclude is not None:
         taken = taken.exclude(pk=exclude.pk)
     if taken.exists():
-        raise ClassroomError(
-            "name_taken", f"Someone in this class is already called “{name}”. Please choose another name."
-        )
+        raise AppError("name_taken", f"Someone in this class is already called “{name}”. Please choose another name.")
 
 
 @transaction.atomic
@@ -77,12 +60,12 @@ def join_classroom(join_code: str, display_name: str) -> Student:
     """A new student joins with the class's code. Returns the student, whose rejoin code they keep."""
     code = codes.clean_code(join_code)
     if not code:
-        raise ClassroomError("no_code", "Please type the class code your teacher gave you.")
+        raise AppError("no_code", "Please type the class code your teacher gave you.")
     classroom = Classroom.objects.select_for_update().filter(join_code=code).first()
     if classroom is None:
-        raise ClassroomError("wrong_code", f"There is no class with the code {code}. Check it with your teacher.")
+        raise AppError("wrong_code", f"There is no class with the code {code}. Check it with your teacher.")
     if classroom.locked:
-        raise ClassroomError("locked", "This class is locked: ask your teacher to let new students in.")
+        raise AppError("locked", "This class is locked: ask your teacher to let new students in.")
     name = clean_display_name(display_name)
     _check_name_free(classroom, name)
     user = User.objects.create(username=f"student-{codes.new_code(12)}", role=User.Role.STUDENT)
@@ -104,11 +87,9 @@ def find_by_rejoin_code(rejoin_code: str) -> Student:
     code = codes.clean_code(rejoin_code)
     student = Student.objects.select_related("user", "classroom").filter(rejoin_code=code).first()
     if student is None:
-        raise ClassroomError(
-            "wrong_code", "That rejoin code is not known. Check it, or join again with the class code."
-        )
+        raise AppError("wrong_code", "That rejoin code is not known. Check it, or join again with the class code.")
     if not student.active:
-        raise ClassroomError("removed", "Your teacher has removed you from this class.")
+        raise AppError("removed", "Your teacher has removed you from this class.")
     return student
 
 
@@ -120,7 +101,7 @@ def _teachers_student(teacher: User, student_id: int) -> Student:
         .first()
     )
     if student is None:
-        raise ClassroomError("not_found", "That student is not in one of your classes.")
+        raise AppError("not_found", "That student is not in one of your classes.")
     return student
 
 
@@ -144,7 +125,7 @@ def remove_student(teacher: User, student_id: int) -> Student:
     User.objects.filter(pk=student.user_id).update(is_active=False)
     _announce_roster(student.classroom)
     user_id = student.user_id
-    transaction.on_commit(lambda: _group_send(user_group(user_id), {"type": "user.removed"}))
+    transaction.on_commit(lambda: group_send(user_group(user_id), {"type": "user.removed"}))
     return student
 
 
@@ -152,7 +133,7 @@ def remove_student(teacher: User, student_id: int) -> Student:
 def set_locked(teacher: User, classroom_id: int, locked: bool) -> Classroom:
     classroom = Classroom.objects.select_for_update().filter(pk=classroom_id, teacher=teacher).first()
     if classroom is None:
-        raise ClassroomError("not_found", "That is not one of your classes.")
+        raise AppError("not_found", "That is not one of your classes.")
     classroom.locked = locked
     classroom.save(update_fields=["locked"])
     _announce_roster(classroom)
@@ -165,21 +146,12 @@ def _announce_roster(classroom: Classroom) -> None:
 
     def send() -> None:
         fresh = Classroom.objects.get(pk=classroom.pk)
-        _group_send(
+        group_send(
             classroom_group(classroom.pk),
             {"type": "roster.changed", "students": selectors.roster(fresh), "locked": fresh.locked},
         )
 
     transaction.on_commit(send)
-
-
-def _group_send(group: str, message: dict) -> None:
-    """Best effort: the database is the truth and pages resync on reconnect, so a channel layer
-    that is down must not fail the request that changed the data."""
-    try:
-        async_to_sync(get_channel_layer().group_send)(group, message)
-    except Exception:
-        logger.exception("could not broadcast to %s", group)
 
 
 # -- learning records ------------------------------------------------------------------------------------------------
@@ -239,7 +211,7 @@ def request_report(user: User, classroom: Classroom, student: Student | None = N
             (user.is_teacher and classroom.teacher_id == user.pk) or student.user_id == user.pk
         )
     if not allowed:
-        raise ClassroomError("forbidden", "You can only ask for reports of your own class, or your own report.")
+        raise AppError("forbidden", "You can only ask for reports of your own class, or your own report.")
     scope = Report.Scope.STUDENT if student else Report.Scope.CLASS
     running = reports.pending(classroom, student)
     if running is not None:

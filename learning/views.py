@@ -1,18 +1,20 @@
 """Pages for classes: thin; every decision is in services and selectors."""
 
 import csv
-from functools import wraps
 
 from django.contrib import messages
 from django.contrib.auth import login, logout
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from games.engine import AppError
+
 from . import charts, reports, selectors, services
+from .decorators import AuthenticatedRequest, teacher_required
 from .forms import (
     ClassroomForm,
     JoinForm,
@@ -22,18 +24,6 @@ from .forms import (
     TeacherSignupForm,
 )
 from .models import Classroom, Report, Student
-from .services import ClassroomError
-
-
-def teacher_required(view):
-    @wraps(view)
-    @login_required
-    def wrapped(request: HttpRequest, *args, **kwargs):
-        if not request.user.is_teacher:
-            raise PermissionDenied("This page is for teachers.")
-        return view(request, *args, **kwargs)
-
-    return wrapped
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -68,16 +58,16 @@ def logout_view(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 @teacher_required
-def create_classroom(request: HttpRequest) -> HttpResponse:
+def create_classroom(request: AuthenticatedRequest) -> HttpResponse:
     form = ClassroomForm(request.POST)
     if not form.is_valid():
         for errors in form.errors.values():
             for error in errors:
-                messages.error(request, error)
+                messages.error(request, str(error))
         return redirect("home")
     try:
         classroom = services.create_classroom(request.user, form.cleaned_data["name"], form.cleaned_data["language"])
-    except ClassroomError as error:
+    except AppError as error:
         messages.error(request, error.message)
         return redirect("home")
     messages.success(request, f"Class “{classroom.name}” created. Students join with the code {classroom.join_code}.")
@@ -85,8 +75,8 @@ def create_classroom(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-def classroom(request: HttpRequest, classroom_id: int) -> HttpResponse:
-    room = get_object_or_404(Classroom, pk=classroom_id)
+def classroom(request: AuthenticatedRequest, classroom_id: int) -> HttpResponse:
+    room = selectors.classroom_or_404(classroom_id)
     if not selectors.can_view_classroom(request.user, room):
         raise PermissionDenied("You can only see your own class.")
     context = {
@@ -105,7 +95,7 @@ def join(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             student = services.join_classroom(form.cleaned_data["code"], form.cleaned_data["name"])
-        except ClassroomError as error:
+        except AppError as error:
             form.add_error(None, error.message)
         else:
             logout(request)
@@ -121,7 +111,7 @@ def rejoin(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             student = services.find_by_rejoin_code(form.cleaned_data["code"])
-        except ClassroomError as error:
+        except AppError as error:
             form.add_error(None, error.message)
         else:
             logout(request)
@@ -133,13 +123,13 @@ def rejoin(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 @teacher_required
-def rename_student(request: HttpRequest, classroom_id: int, student_id: int) -> HttpResponse:
+def rename_student(request: AuthenticatedRequest, classroom_id: int, student_id: int) -> HttpResponse:
     form = RenameForm(request.POST)
     if form.is_valid():
         try:
             student = services.rename_student(request.user, student_id, form.cleaned_data["name"])
             messages.success(request, f"Renamed to {student.display_name}.")
-        except ClassroomError as error:
+        except AppError as error:
             messages.error(request, error.message)
     else:
         messages.error(request, "Type the new name.")
@@ -148,32 +138,32 @@ def rename_student(request: HttpRequest, classroom_id: int, student_id: int) -> 
 
 @require_POST
 @teacher_required
-def remove_student(request: HttpRequest, classroom_id: int, student_id: int) -> HttpResponse:
+def remove_student(request: AuthenticatedRequest, classroom_id: int, student_id: int) -> HttpResponse:
     try:
         student = services.remove_student(request.user, student_id)
         messages.success(request, f"{student.display_name} was removed from the class.")
-    except ClassroomError as error:
+    except AppError as error:
         messages.error(request, error.message)
     return redirect("learning:classroom", classroom_id=classroom_id)
 
 
 @require_POST
 @teacher_required
-def lock_classroom(request: HttpRequest, classroom_id: int) -> HttpResponse:
+def lock_classroom(request: AuthenticatedRequest, classroom_id: int) -> HttpResponse:
     form = LockForm(request.POST)
     form.is_valid()
     try:
         room = services.set_locked(request.user, classroom_id, form.cleaned_data.get("locked", False))
         messages.success(request, "The class is locked: nobody new can join." if room.locked else "The class is open.")
-    except ClassroomError as error:
+    except AppError as error:
         messages.error(request, error.message)
     return redirect("learning:classroom", classroom_id=classroom_id)
 
 
 # -- reports and the review list -------------------------------------------------------------------------------------
-def _report_student(request: HttpRequest, student_id: int) -> Student:
+def _report_student(request: AuthenticatedRequest, student_id: int) -> Student:
     """The student whose report is asked for, if the user may see it: the student, or their class's teacher."""
-    student = get_object_or_404(Student.objects.select_related("classroom"), pk=student_id)
+    student = selectors.student_or_404(student_id)
     user = request.user
     if user.is_teacher and student.classroom.teacher_id == user.id:
         return student
@@ -183,8 +173,8 @@ def _report_student(request: HttpRequest, student_id: int) -> Student:
     raise PermissionDenied("You can only see your own report.")
 
 
-def _teachers_classroom(request: HttpRequest, classroom_id: int) -> Classroom:
-    room = get_object_or_404(Classroom, pk=classroom_id)
+def _teachers_classroom(request: AuthenticatedRequest, classroom_id: int) -> Classroom:
+    room = selectors.classroom_or_404(classroom_id)
     if not (request.user.is_teacher and room.teacher_id == request.user.id):
         raise PermissionDenied("Class reports are for the class's teacher.")
     return room
@@ -217,7 +207,7 @@ def _csv(filename: str, rows) -> HttpResponse:
 
 
 @teacher_required
-def class_report(request: HttpRequest, classroom_id: int) -> HttpResponse:
+def class_report(request: AuthenticatedRequest, classroom_id: int) -> HttpResponse:
     room = _teachers_classroom(request, classroom_id)
     report = reports.latest(room)
     figures = report.figures if report else None
@@ -232,7 +222,7 @@ def class_report(request: HttpRequest, classroom_id: int) -> HttpResponse:
 
 
 @login_required
-def student_report(request: HttpRequest, student_id: int) -> HttpResponse:
+def student_report(request: AuthenticatedRequest, student_id: int) -> HttpResponse:
     student = _report_student(request, student_id)
     report = reports.latest(student.classroom, student)
     figures = report.figures if report else None
@@ -250,7 +240,7 @@ def student_report(request: HttpRequest, student_id: int) -> HttpResponse:
 
 @require_POST
 @teacher_required
-def build_class_report(request: HttpRequest, classroom_id: int) -> HttpResponse:
+def build_class_report(request: AuthenticatedRequest, classroom_id: int) -> HttpResponse:
     room = _teachers_classroom(request, classroom_id)
     report = services.request_report(request.user, room)
     if _wants_json(request):
@@ -261,7 +251,7 @@ def build_class_report(request: HttpRequest, classroom_id: int) -> HttpResponse:
 
 @require_POST
 @login_required
-def build_student_report(request: HttpRequest, student_id: int) -> HttpResponse:
+def build_student_report(request: AuthenticatedRequest, student_id: int) -> HttpResponse:
     student = _report_student(request, student_id)
     report = services.request_report(request.user, student.classroom, student)
     if _wants_json(request):
@@ -271,9 +261,9 @@ def build_student_report(request: HttpRequest, student_id: int) -> HttpResponse:
 
 
 @login_required
-def report_status(request: HttpRequest, report_id: int) -> JsonResponse:
+def report_status(request: AuthenticatedRequest, report_id: int) -> JsonResponse:
     """The progress of a report job, for the page's progress bar."""
-    report = get_object_or_404(Report.objects.select_related("classroom"), pk=report_id)
+    report = selectors.report_or_404(report_id)
     if report.student_id is not None:
         _report_student(request, report.student_id)
     else:
@@ -282,7 +272,7 @@ def report_status(request: HttpRequest, report_id: int) -> JsonResponse:
 
 
 @teacher_required
-def class_report_csv(request: HttpRequest, classroom_id: int, table: str) -> HttpResponse:
+def class_report_csv(request: AuthenticatedRequest, classroom_id: int, table: str) -> HttpResponse:
     room = _teachers_classroom(request, classroom_id)
     report = reports.latest(room)
     if report is None:
@@ -290,12 +280,12 @@ def class_report_csv(request: HttpRequest, classroom_id: int, table: str) -> Htt
     if table == "students":
         rows = reports.class_students_rows(report.figures)
     else:
-        rows = reports.class_words_rows(report.children.select_related("student").order_by("student__display_name"))
+        rows = reports.class_words_rows(selectors.student_reports(report))
     return _csv(f"class-{room.id}-{table}-{report.finished:%Y%m%d}.csv", rows)
 
 
 @login_required
-def student_report_csv(request: HttpRequest, student_id: int) -> HttpResponse:
+def student_report_csv(request: AuthenticatedRequest, student_id: int) -> HttpResponse:
     student = _report_student(request, student_id)
     report = reports.latest(student.classroom, student)
     if report is None:

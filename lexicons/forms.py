@@ -39,7 +39,9 @@ class UploadForm(forms.Form):
         "other languages use the default key (accents removed, upper-case).",
     )
     format = forms.ChoiceField(choices=sorted(FORMATS.items()))
-    files = MultipleFileField(help_text="Hunspell: choose the .dic and the .aff together. UTF-8 text.")
+    files = MultipleFileField(  # type: ignore[assignment]  # a field, not Form.files: the form metaclass takes it
+        help_text="Hunspell: choose the .dic and the .aff together. UTF-8 text."
+    )
 
     def __init__(self, *args, replacing=None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -69,7 +71,8 @@ class UploadForm(forms.Form):
         return files
 
     def clean(self):
-        cleaned = super().clean()
+        super().clean()
+        cleaned = self.cleaned_data
         files = cleaned.get("files") or []
         if cleaned.get("format") == "hunspell" and files:
             names = sorted(f.name.lower().rsplit(".", 1)[-1] for f in files)

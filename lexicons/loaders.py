@@ -11,9 +11,11 @@ Formats (``FORMATS``):
   ``parse`` is empty, a JSON object (``{"case": "N"}``), ``name=value`` pairs separated by ``;``, or, for a Greek
   part of speech (``N-``, ``V-``, ``RA`` …), a MorphGNT 8-character code (``----NSM-``).
 - ``morphgnt``: MorphGNT SBLGNT token files (7 columns, or 8 with the Robinson code of the PyPI copy). Tokens are
-  counted per analysis: the count is the frequency. Movable ν gives both forms; elided forms (δι’) are added,
-  analysed as the full word; proper nouns (capitalised lemmas, MorphGNT's convention) are left out.
+  counted per analysis: the count is the frequency. Movable ν gives both forms; the printed form is added
+  where its key differs from the normalised one (οὐκ and οὐχ beside οὐ, ἐξ beside ἐκ, elided δι’ beside διά), with
+  the analysis of the normalised word; proper nouns (capitalised lemmas, MorphGNT's convention) are left out.
 - ``hunspell``: a ``.dic`` and its ``.aff``, expanded by :mod:`lexicons.hunspell`; the lemma is the stem.
+  Abbreviations, acronyms and symbols (:mod:`lexicons.abbreviations`) are left out.
 
 Every problem raises :class:`LexiconImportError` naming the file and line. Files are UTF-8 (a UTF-8 byte-order mark
 is fine; gzip-compressed files are read transparently); Hunspell files use the encoding their ``.aff`` declares.
@@ -24,14 +26,15 @@ import gzip
 import json
 import os
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, cast
 
-from lexicons import hunspell, morphology
-from lexicons.normalise import GREEK_ELISION_MARKS, movable_nu_variants
+from lexicons import abbreviations, hunspell, morphology
+from lexicons.normalise import greek_key, movable_nu_variants
 
 DEFAULT_MAX_BYTES = 50 * 1024 * 1024
 FORMATS = {
@@ -102,7 +105,7 @@ def _open_binary(path: Path) -> tuple[BinaryIO, BinaryIO]:
     raw = open(path, "rb")  # noqa: SIM115 - closed by the caller
     if raw.read(2) == _GZIP_MAGIC:
         raw.seek(0)
-        return raw, gzip.GzipFile(fileobj=raw)
+        return raw, cast(BinaryIO, gzip.GzipFile(fileobj=raw))
     raw.seek(0)
     return raw, raw
 
@@ -208,7 +211,7 @@ def read_csv(path: Path, progress: Progress | None = None) -> Iterator[Record]:
     if first is None:
         raise LexiconImportError("the file is empty", file=name)
     delimiter = "\t" if str(path).endswith((".tsv", ".tsv.gz")) or "\t" in first[1] else ","
-    columns = CSV_COLUMNS
+    columns: tuple[str, ...] = CSV_COLUMNS
     rows = csv.reader((text for _, text in _chain_first(first, lines)), delimiter=delimiter)
     for row in rows:
         line_no = rows.line_num  # every physical line is fed to the reader, so this is the file's line
@@ -289,16 +292,28 @@ def read_morphgnt(paths: Iterable[Path], progress: Progress | None = None) -> It
                 raise LexiconImportError(str(exc), file=name, line=line_no) from None
             if lemma[:1].isupper():
                 continue  # proper noun
-            for form in movable_nu_variants(norm):
+            forms = movable_nu_variants(norm)
+            printed = printed_form(word)
+            if greek_key(printed) not in {greek_key(form) for form in forms}:
+                forms.append(printed)  # οὐκ, οὐχ, ἐξ and elided δι’ where the normalised column has οὐ, ἐκ, διά
+            for form in forms:
                 counts[(form, lemma, pos, code)] += 1
-            if word[-1:] in GREEK_ELISION_MARKS:
-                counts[(word[:1].lower() + word[1:], lemma, pos, code)] += 1
     for (form, lemma, pos, code), count in counts.items():
         yield Record(form, lemma, pos, morphology.parse_from_code(pos, code), frequency=float(count))
 
 
-def read_hunspell(dic_path: Path, aff_path: Path, progress: Progress | None = None) -> Iterator[Record]:
-    """``hunspell`` format: every form of every stem; each stem's forms once."""
+def printed_form(word: str) -> str:
+    """A word as printed in the text, as a lexicon form: lower case at the start of a sentence and a grave accent
+    written acute (the grave only stands for an acute before another word)."""
+    word = word[:1].lower() + word[1:]
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFD", word).replace("\u0300", "\u0301"))
+
+
+def read_hunspell(
+    dic_path: Path, aff_path: Path, progress: Progress | None = None, language: str = ""
+) -> Iterator[Record]:
+    """``hunspell`` format: every form of every stem; each stem's forms once. Stems that are abbreviations,
+    acronyms or symbols in ``language`` (:mod:`lexicons.abbreviations`) are left out with their suffixed forms."""
     dic_name, aff_name = Path(dic_path).name, Path(aff_path).name
     try:
         affixes = hunspell.read_affixes(Path(aff_path).read_bytes())
@@ -309,7 +324,10 @@ def read_hunspell(dic_path: Path, aff_path: Path, progress: Progress | None = No
     lines = read_lines(dic_path, progress, encoding=affixes.encoding)
     try:
         for stem in hunspell.iter_stems(affixes, lines):
+            abbreviation = abbreviations.is_abbreviation(stem.text, language)
             for form in sorted(affixes.forms(stem)):
+                if abbreviation and not abbreviations.is_prefixed(form, stem.text):
+                    continue
                 yield Record(form=form, lemma=stem.text, line=stem.line)
     except hunspell.HunspellError as exc:
         raise LexiconImportError(exc.message, file=dic_name, line=exc.line) from None
@@ -329,14 +347,16 @@ def split_hunspell_pair(paths: Iterable[Path]) -> tuple[Path, Path]:
     return dics[0], affs[0]
 
 
-def read_records(fmt: str, paths: Iterable[Path], progress: Progress | None = None) -> Iterator[Record]:
-    """Records from files of format ``fmt`` (a key of :data:`FORMATS`)."""
+def read_records(
+    fmt: str, paths: Iterable[Path], progress: Progress | None = None, language: str = ""
+) -> Iterator[Record]:
+    """Records from files of format ``fmt`` (a key of :data:`FORMATS`) for a lexicon of ``language`` (ISO 639-3)."""
     paths = [Path(p) for p in paths]
     readers: dict[str, Callable[[], Iterator[Record]]] = {
         "words": lambda: (r for p in paths for r in read_word_list(p, progress)),
         "csv": lambda: (r for p in paths for r in read_csv(p, progress)),
         "morphgnt": lambda: read_morphgnt(paths, progress),
-        "hunspell": lambda: read_hunspell(*split_hunspell_pair(paths), progress),
+        "hunspell": lambda: read_hunspell(*split_hunspell_pair(paths), progress, language),
     }
     if fmt not in readers:
         raise LexiconImportError(f"unknown format {fmt!r} (known: {', '.join(FORMATS)})")

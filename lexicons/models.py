@@ -8,6 +8,8 @@ entries. A failed import deletes its staged rows and leaves the previous version
 from django.conf import settings
 from django.db import models
 
+from lexicons.languages import language_name
+
 
 class Lexicon(models.Model):
     class Status(models.TextChoices):
@@ -46,6 +48,11 @@ class Lexicon(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.language})"
+
+    @property
+    def language_name(self) -> str:
+        """The language's name for pages ("Koine Greek", not "grc")."""
+        return language_name(self.language)
 
     @property
     def is_usable(self) -> bool:

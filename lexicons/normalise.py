@@ -1,8 +1,8 @@
 """The key of a written form: the string that cards or tiles can spell, and that games look words up by.
 
-Pure Python (no Django) so that rules modules and build scripts can import it. The rules per language are in
-``specs/lexicons.md``; languages without their own rule get :func:`default_key` (NFD, drop combining marks, NFC,
-upper-case), which is documented to teachers who upload lexicons in other languages.
+Pure Python (no Django) so that rules modules and build scripts can import it. Each language with its own rule has
+a function here (``KEY_FUNCTIONS``); languages without their own rule get :func:`default_key` (NFD, drop combining
+marks, NFC, upper-case), which is documented to teachers who upload lexicons in other languages.
 """
 
 import re
@@ -44,8 +44,8 @@ def spanish_key(text: str) -> str:
 
 
 def english_key(text: str) -> str:
-    """Upper-case: ENABLE words are plain a–z."""
-    return unicodedata.normalize("NFC", text).upper()
+    """Upper-case A–Z: accents are folded (CAFE for café, NAIVE for naïve), as cards have no accented letters."""
+    return _drop_combining_marks(text).upper()
 
 
 def default_key(text: str) -> str:

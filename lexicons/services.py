@@ -27,7 +27,7 @@ logger = logging.getLogger(__name__)
 
 BATCH_SIZE = 5000
 COPY_BATCH_SIZE = 50000  # PostgreSQL: fewer, larger COPYs (bench/lexicons)
-MAX_FORM_LENGTH = Entry._meta.get_field("form").max_length
+MAX_FORM_LENGTH: int = Entry._meta.get_field("form").max_length or 0
 DATA_DIR = Path(__file__).resolve().parent / "data"
 _COLUMNS = ("lexicon_id", "version", "form", "key", "lemma", "pos", "parse", "gloss", "frequency")
 
@@ -55,15 +55,18 @@ def import_lexicon(
     On any error the staged rows are deleted, the lexicon keeps serving its previous version, the error is recorded
     on the lexicon (``status`` becomes failed only if there is no previous version) and the error is raised again.
     """
-    paths = [Path(p) for p in paths]
+    files = [Path(p) for p in paths]
     try:
-        progress = Progress(check_files(paths, max_bytes))
+        progress = Progress(check_files(files, max_bytes))
         staged = _claim_version(lexicon)
     except LexiconImportError as exc:
         _record_failure(lexicon, exc)
         raise
     try:
-        count = _write_entries(lexicon, staged, read_records(fmt, paths, progress), progress, on_progress)
+        count = _write_entries(
+            lexicon, staged, read_records(fmt, files, progress, lexicon.language), progress, on_progress
+        )
+        count -= _drop_repeats(lexicon.pk, staged)
         if count == 0:
             raise LexiconImportError("no words found: every line was blank, a comment, or not a game word")
     except BaseException as exc:
@@ -150,6 +153,26 @@ def _write_entries(
     return count
 
 
+def _drop_repeats(lexicon_id: int, version: int) -> int:
+    """Delete the staged rows that repeat an analysis already there (a line uploaded twice, 300,000 times …), keeping
+    the one with the highest frequency; returns how many went. Done in the database after the streamed insert, so
+    memory stays bounded however many lines the upload has."""
+    table = Entry._meta.db_table
+    analysis = "key, form, lemma, pos, parse, gloss"
+    sql = f"""
+        DELETE FROM {table} WHERE id IN (
+            SELECT id FROM (
+                SELECT id, ROW_NUMBER() OVER (
+                    PARTITION BY {analysis} ORDER BY frequency IS NULL, frequency DESC, id
+                ) AS n
+                FROM {table} WHERE lexicon_id = %s AND version = %s
+            ) AS numbered WHERE n > 1
+        )"""  # noqa: S608 - table and column names are ours, values are parameters
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(sql, [lexicon_id, version])
+        return max(cursor.rowcount, 0)
+
+
 def _insert(rows: list[tuple]) -> int:
     """Insert one batch in its own transaction (in autocommit mode SQLite would commit, and sync, every row)."""
     table = Entry._meta.db_table
@@ -165,6 +188,17 @@ def _insert(rows: list[tuple]) -> int:
 
 
 # --- uploads and the Celery job --------------------------------------------------------------------------------------
+
+
+def start_upload(lexicon: Lexicon | None, name: str, language: str, fmt: str, paths: list[str], user: Any) -> ImportJob:
+    """A teacher's upload: import ``paths`` into ``lexicon`` (replacing its words), or into a new lexicon of
+    theirs called ``name`` when ``lexicon`` is None."""
+    with transaction.atomic():
+        if lexicon is None:
+            lexicon = Lexicon.objects.create(
+                name=name, language=language, owner=user, source="uploaded by " + user.get_username()
+            )
+        return start_import(lexicon, fmt, paths, user)
 
 
 def start_import(lexicon: Lexicon, fmt: str, paths: list[str], user=None) -> ImportJob:
@@ -341,7 +375,7 @@ class LexiconWordList:
             .values("form", "lemma", "pos", "parse", "gloss", "frequency")
         )
         seen = set()
-        found = []
+        found: list[Mapping[str, Any]] = []
         for row in rows:
             identity = (row["form"], row["lemma"], row["pos"], json.dumps(row["parse"], sort_keys=True), row["gloss"])
             if identity not in seen:

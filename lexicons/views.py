@@ -9,13 +9,12 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils.text import get_valid_filename
 from django.views.decorators.http import require_GET, require_POST
 
-from learning.views import teacher_required
+from learning.decorators import teacher_required
 from lexicons import selectors, services
 from lexicons.forms import UploadForm
 from lexicons.models import ImportJob, Lexicon
@@ -32,7 +31,7 @@ def lexicon_list(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_GET
 def browse(request: HttpRequest, pk: int) -> HttpResponse:
-    lexicon = get_object_or_404(Lexicon, pk=pk)
+    lexicon = selectors.lexicon_or_404(pk)
     query = request.GET.get("q", "")[:100]
     results = selectors.search(lexicon, query) if query.strip() else []
     context = {
@@ -41,7 +40,7 @@ def browse(request: HttpRequest, pk: int) -> HttpResponse:
         "results": results,
         "searched": bool(query.strip()),
         "is_owner": _owns(request.user, lexicon),
-        "last_job": lexicon.imports.first(),
+        "last_job": selectors.last_import(lexicon),
     }
     return render(request, "lexicons/browse.html", context)
 
@@ -50,12 +49,12 @@ def browse(request: HttpRequest, pk: int) -> HttpResponse:
 def upload(request: HttpRequest, pk: int | None = None) -> HttpResponse:
     replacing = None
     if pk is not None:
-        replacing = get_object_or_404(Lexicon, pk=pk)
+        replacing = selectors.lexicon_or_404(pk)
         if not _owns(request.user, replacing):
             raise PermissionDenied("Only the teacher who uploaded this lexicon can replace it.")
     form = UploadForm(request.POST or None, request.FILES or None, replacing=replacing)
     if request.method == "POST" and form.is_valid():
-        if replacing is not None and replacing.imports.filter(status__in=["queued", "running"]).exists():
+        if replacing is not None and selectors.import_running(replacing):
             form.add_error(None, "An import into this lexicon is still running; wait for it to finish.")
         else:
             job = _start(request, form, replacing)
@@ -73,14 +72,10 @@ def _start(request: HttpRequest, form: UploadForm, replacing: Lexicon | None) ->
             for chunk in upload.chunks():
                 out.write(chunk)
         paths.append(str(path))
-    with transaction.atomic():
-        lexicon = replacing or Lexicon.objects.create(
-            name=form.cleaned_data["name"],
-            language=form.cleaned_data["language"],
-            owner=request.user,
-            source="uploaded by " + request.user.get_username(),
-        )
-        return services.start_import(lexicon, form.cleaned_data["format"], paths, request.user)
+    data = form.cleaned_data
+    return services.start_upload(
+        replacing, data.get("name", ""), data.get("language", ""), data["format"], paths, request.user
+    )
 
 
 @teacher_required
@@ -99,7 +94,7 @@ def progress_status(request: HttpRequest, pk: int) -> JsonResponse:
 @teacher_required
 @require_POST
 def delete(request: HttpRequest, pk: int) -> HttpResponse:
-    lexicon = get_object_or_404(Lexicon, pk=pk)
+    lexicon = selectors.lexicon_or_404(pk)
     if not _owns(request.user, lexicon):
         raise PermissionDenied("Only the teacher who uploaded this lexicon can delete it.")
     services.delete_lexicon(lexicon)
@@ -112,7 +107,7 @@ def _owns(user, lexicon: Lexicon) -> bool:
 
 
 def _own_job(request: HttpRequest, pk: int) -> ImportJob:
-    job = get_object_or_404(ImportJob.objects.select_related("lexicon"), pk=pk)
+    job = selectors.import_job_or_404(pk)
     if job.created_by_id != request.user.pk:
         raise PermissionDenied("This import belongs to another teacher.")
     return job

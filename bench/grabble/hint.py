@@ -3,8 +3,8 @@
 Loads the bundled Koine Greek lexicon straight from ``lexicons/data/`` with the lexicon loaders (no database),
 plays seeded games through the rules (``Grabble.apply``, every word parsed with its lexicon analysis), each turn a
 play picked at random among the finder's ten best, until the board is mid-game; then times
-``grabble_moves.plays_for`` for many random 10-tile racks drawn from the tiles not on the board. The finder is
-timed with a word list of keys only, as a table's (``lexicons.services.LexiconWordList``) holds; the analyses,
+``games.rules.grabble.moves.plays_for`` for many random 10-tile racks drawn from the tiles not on the board. The
+finder is timed with a word list of keys only, as a table's (``lexicons.services.LexiconWordList``) holds; the analyses,
 needed to play the games, are dropped first. Usage:
 
     .venv/bin/python bench/grabble/hint.py [--games 20] [--turns 8] [--racks 25] [--seed 1]
@@ -29,9 +29,9 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from games.engine import Context, WordSet  # noqa: E402
-from games.rules import grabble_moves  # noqa: E402
 from games.rules.grabble import RULES  # noqa: E402
-from games.rules.grabble_board import tile_bag  # noqa: E402
+from games.rules.grabble import moves as grabble_moves  # noqa: E402
+from games.rules.grabble.board import tile_bag  # noqa: E402
 from lexicons.loaders import read_records  # noqa: E402
 from lexicons.normalise import key_function  # noqa: E402
 

@@ -1,4 +1,4 @@
-"""Lexicon import and word-check benchmark (targets in /work/shared/DESIGN.md §4).
+"""Lexicon import and word-check benchmark (targets in docs/architecture.md, "Performance targets").
 
     .venv/bin/python bench/lexicons/run.py [--entries 1000000]
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/test .venv/bin/python bench/lexicons/run.py

@@ -1,4 +1,4 @@
-"""The bare Channels echo the move round trip is compared with (DESIGN.md §4: a move ≤ 2× this).
+"""The bare Channels echo the move round trip is compared with (docs/architecture.md: a move ≤ 2× this).
 
 Served by Daphne exactly like the app, on the same Redis channel layer, but with nothing of the app in the path: no
 origin check, no session, no database. Every socket of ``ws/echo/<room>/`` joins the room's group; a text message

@@ -1,4 +1,4 @@
-"""Where one move's time goes: ``games.services.apply_action`` alone, in-process, on PostgreSQL and Redis.
+"""Where one move's time goes: ``games.services.moves.apply_action`` alone, in-process, on PostgreSQL and Redis.
 
     .venv/bin/python bench/live/profile_move.py [--moves 200] [--redis-db 6] [--path consumer|sync|database] [--profile]
 
@@ -70,8 +70,8 @@ def measure(args) -> None:
     from django.test.utils import CaptureQueriesContext
 
     from bench.live import world
-    from games import services
     from games.models import Table
+    from games.services import moves as services
     from learning.models import User
 
     plan = world.build(1, 4, tables_per_class=1)[0]

@@ -1,4 +1,4 @@
-"""Live-play benchmark (targets in /work/shared/DESIGN.md §4), against real Daphne, PostgreSQL and Redis.
+"""Live-play benchmark (targets in docs/architecture.md), against real Daphne, PostgreSQL and Redis.
 
     .venv/bin/python bench/live/run.py [--tables 50 --players 4 --moves 30 --think 1.0 --held 1000 --servers 2]
 

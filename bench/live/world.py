@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.test import Client
 
-from games import services as game_services
+from games.services import lessons
 from learning import services as learning_services
 from learning.models import Classroom, User
 
@@ -41,7 +41,7 @@ def _class_with_lesson(teacher: User, number: int, tables: int, players: int) ->
     classroom = learning_services.create_classroom(teacher, f"Bench class {number}", Classroom.Language.SPANISH)
     students = [learning_services.join_classroom(classroom.join_code, f"Student {i}") for i in range(tables * players)]
     seating = [[s.id for s in students[t * players : (t + 1) * players]] for t in range(tables)]
-    lesson = game_services.start_lesson(teacher, classroom, GAME, None, {}, seating)
+    lesson = lessons.start_lesson(teacher, classroom, GAME, None, {}, seating)
     plans = []
     for table in lesson.tables.order_by("number"):
         users = [seat.student.user for seat in table.seats.select_related("student__user").order_by("number")]

@@ -7,10 +7,12 @@ from typing import Any, Protocol
 
 
 class WordList(Protocol):
-    language: str
+    @property
+    def language(self) -> str:
+        """The ISO 639-3 code of the list's language."""
 
     def normalise(self, text: str) -> str:
-        """The key cards or tiles spell for ``text`` (see ``specs/lexicons.md``)."""
+        """The key cards or tiles spell for ``text`` (``lexicons.normalise`` defines it per language)."""
 
     def is_word(self, key: str) -> bool:
         """Whether ``key`` (already normalised) is a word of the lexicon."""

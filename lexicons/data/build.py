@@ -1,18 +1,21 @@
 """Regenerate the bundled lexicon files in this folder. Run from the project root:
 
-    .venv/bin/python -m lexicons.data.build [grc] [spa] [eng]
+    LEXICON_SOURCES=/path/to/sources .venv/bin/python -m lexicons.data.build [grc] [spa] [eng]
 
 Needs what only this script uses (``requirements/dev.txt``): ``py-sblgnt`` and ``wordfreq``; for Spanish also
 Debian's ``hunspell-es`` (``apt-get install -y hunspell-es``). Nothing here is needed at run time: the platform reads
 the gzip'd TSV files (``form, lemma, pos, parse, gloss, frequency``, the ``csv`` loader format) this script writes.
 
 Choices:
-- Greek: MorphGNT SBLGNT via the ``morphgnt`` loader (movable ν both ways, elided forms, proper nouns out, token
-  counts as frequency); parse written as the MorphGNT code, part of speech as its code; glosses from
-  ``/work/shared/data/morphgnt-lexemes.yaml`` (``SHARED_DATA`` overrides the folder).
-- Spanish: es_ES stems starting with a capital (names, acronyms) are left out; every other stem expanded by
+- Greek: MorphGNT SBLGNT via the ``morphgnt`` loader (movable ν both ways; the printed form beside the normalised one
+  where their keys differ: οὐκ and οὐχ beside οὐ, ἐξ beside ἐκ, elided δι’ beside διά; proper nouns out; token counts
+  as frequency); parse written as the MorphGNT code, part of speech as its code; glosses from
+  the MorphGNT morphological lexicon's ``morphgnt-lexemes.yaml``, in the folder ``LEXICON_SOURCES`` names.
+- Spanish: es_ES stems starting with a capital (names, acronyms) and abbreviations (:mod:`lexicons.abbreviations`:
+  dots, inner capitals, no vowel, or on its list for es_ES) are left out; every other stem expanded by
   :mod:`lexicons.hunspell`; zipf frequency of the accented form.
-- English: ENABLE as is; zipf frequency.
+- English: the public-domain ENABLE word list (``enable1.txt`` in ``LEXICON_SOURCES``) as is (a word-game list:
+  lower case, no abbreviations); zipf frequency.
 """
 
 import csv
@@ -27,7 +30,16 @@ from lexicons import morphology
 from lexicons.loaders import Record, read_hunspell, read_morphgnt
 
 HERE = Path(__file__).resolve().parent
-SHARED_DATA = Path(os.environ.get("SHARED_DATA", "/work/shared/data"))
+
+
+def sources() -> Path:
+    """The folder of the downloaded source files (``LEXICON_SOURCES``): they are not kept in the repository."""
+    folder = os.environ.get("LEXICON_SOURCES")
+    if not folder:
+        sys.exit("Set LEXICON_SOURCES to the folder holding morphgnt-lexemes.yaml and enable1.txt.")
+    return Path(folder)
+
+
 HUNSPELL_ES = Path("/usr/share/hunspell/es_ES")
 HEADER = ("form", "lemma", "pos", "parse", "gloss", "frequency")
 
@@ -62,21 +74,30 @@ def _number(value: float | None) -> str:
 
 
 def greek() -> Iterator[Record]:
-    import pysblgnt
+    import pysblgnt  # type: ignore[import-untyped]
     import yaml
 
     books = sorted((Path(pysblgnt.__file__).parent / "sblgnt").glob("*-morphgnt.txt"))
-    with open(SHARED_DATA / "morphgnt-lexemes.yaml", encoding="utf-8") as f:
+    with open(sources() / "morphgnt-lexemes.yaml", encoding="utf-8") as f:
         lexemes = yaml.load(f, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # noqa: S506 - safe loader
     for record in read_morphgnt(books):
-        record.gloss = str((lexemes.get(record.lemma) or {}).get("gloss", "") or "")
+        record.gloss = gloss_text((lexemes.get(record.lemma) or {}).get("gloss"))
         yield record
+
+
+def gloss_text(value: object) -> str:
+    """A gloss as prose: the lexemes file gives some lemmas a list of senses (βάτος, ἄπειμι), joined by "; "."""
+    if value is None:
+        return ""
+    if isinstance(value, list | tuple):
+        return "; ".join(str(item).strip() for item in value if str(item).strip())
+    return str(value)
 
 
 def spanish() -> Iterator[Record]:
     from wordfreq import zipf_frequency
 
-    for record in read_hunspell(HUNSPELL_ES.with_suffix(".dic"), HUNSPELL_ES.with_suffix(".aff")):
+    for record in read_hunspell(HUNSPELL_ES.with_suffix(".dic"), HUNSPELL_ES.with_suffix(".aff"), language="spa"):
         if record.lemma[:1].isupper():
             continue
         record.frequency = zipf_frequency(record.form, "es")
@@ -86,7 +107,7 @@ def spanish() -> Iterator[Record]:
 def english() -> Iterator[Record]:
     from wordfreq import zipf_frequency
 
-    with open(SHARED_DATA / "enable1.txt", encoding="utf-8") as f:
+    with open(sources() / "enable1.txt", encoding="utf-8") as f:
         for line in f:
             word = line.strip()
             if word:

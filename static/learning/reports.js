@@ -33,7 +33,7 @@ if (box) {
         button.disabled = false;
         return;
       }
-    } catch (error) {
+    } catch {
       text.textContent = "Connection lost; still trying…";
     }
     setTimeout(() => poll(url), 700);
@@ -53,7 +53,7 @@ if (box) {
       const job = await response.json();
       show(job);
       poll(job.status_url);
-    } catch (error) {
+    } catch {
       progress.hidden = false;
       text.textContent = "The report could not be started. Reload the page and try again.";
       button.disabled = false;

@@ -133,8 +133,8 @@ def test_two_students_play_parse_and_complete_the_quiz(live_server_url, new_page
 
     table.refresh_from_db()
     rules = GAMES["grabble"]
-    scores = rules.scores(table.state)
-    learning = rules.view(table.state, None)["totals"]["learning"]
+    scores = rules.scores(table.state).total
+    learning = rules.scores(table.state).parts["learning"]
     assert table.state["phase"] == "over"
     for page in (first, second, teacher):
         for seat, total in enumerate(scores):

@@ -12,7 +12,8 @@ from playwright.sync_api import expect
 
 from games.models import Table
 from games.rules import GAMES
-from games.services import apply_action, start_lesson
+from games.services.lessons import start_lesson
+from games.services.moves import apply_action
 from learning import services
 from learning.models import User
 from lexicons.models import Entry, Lexicon

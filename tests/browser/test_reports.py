@@ -3,8 +3,8 @@
 import pytest
 from playwright.sync_api import expect
 
-from games import services as games_services
 from games.rules import GAMES
+from games.services import lessons
 from learning import services
 from learning.models import User
 from tests.browser.pages import log_in
@@ -56,7 +56,7 @@ def test_after_a_finished_grabble_game_the_class_report_shows_the_words_played(l
     classroom = services.create_classroom(teacher, "Ἑλληνικά", "grc")
     table = grabble.start_grabble(teacher, classroom)
     grabble.quiz_both_turns(grabble.play_two_turns(table), teacher)
-    games_services.end_lesson(teacher, table.lesson_id)
+    lessons.end_lesson(teacher, table.lesson_id)
 
     page = new_page()
     log_in(page, live_server_url, "didaskalos")

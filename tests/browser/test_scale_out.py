@@ -1,4 +1,4 @@
-"""Scale-out (DESIGN.md §3): two server processes share one Redis channel layer and one database, so a
+"""Scale-out (docs/architecture.md): two server processes share one Redis channel layer and one database, so a
 change made through one process reaches pages connected to the other."""
 
 import os

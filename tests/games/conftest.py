@@ -2,10 +2,11 @@
 
 import pytest
 
-from games import selectors, services
+from games import selectors
 from games.engine import WordSet
 from games.models import Table
 from games.rules import GAMES
+from games.services import lessons
 from learning import services as learning_services
 from tests.games.toygame import TOY
 
@@ -29,7 +30,7 @@ def students(classroom):
 @pytest.fixture
 def lesson(toy_game, teacher, classroom, students):
     """A toy lesson: the three students at one table."""
-    return services.start_lesson(teacher, classroom, "toy", None, {}, [[s.id for s in students]])
+    return lessons.start_lesson(teacher, classroom, "toy", None, {}, [[s.id for s in students]])
 
 
 @pytest.fixture

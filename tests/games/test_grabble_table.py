@@ -14,15 +14,16 @@ from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
-from games import services
 from games.models import Move, Table
 from games.rules import GAMES
+from games.services import lessons, moves
 from learning import services as learning_services
 from lexicons import morphology
 from lexicons.models import Entry, Lexicon
 from lexicons.normalise import normalise
 from tests.games.conftest import seated
 from tests.games.rules.test_grabble import give
+from tests.games.rules.test_grabble_preview import BETA_CODE
 from tests.games.test_consumers import join
 
 RULES = GAMES["grabble"]
@@ -58,7 +59,7 @@ def greek_lexicon() -> Lexicon:
 
 def start_grabble(teacher, classroom, names=("Ἀλέξανδρος", "Βίκη"), options=None) -> Table:
     students = [learning_services.join_classroom(classroom.join_code, name) for name in names]
-    lesson = services.start_lesson(
+    lesson = lessons.start_lesson(
         teacher, classroom, "grabble", greek_lexicon(), options or {}, [[s.id for s in students]]
     )
     return lesson.tables.get()
@@ -75,7 +76,7 @@ def arrange_racks(table: Table, racks: dict[int, str], turn: int = 0) -> dict[in
 
 
 def act(table: Table, user, action: dict) -> Table:
-    services.apply_action(table.id, user, action)
+    moves.apply_action(table.id, user, action)
     table.refresh_from_db()
     return table
 
@@ -153,7 +154,7 @@ def test_other_games_neither_load_the_grabble_styles_nor_link_a_score_sheet(teac
     spanish = learning_services.create_classroom(teacher, "Español", "spa")
     for name in ("Lucía", "Mateo"):
         learning_services.join_classroom(spanish.join_code, name)
-    other = services.start_lesson(teacher, spanish, "palabras_cortas", None, {}, 2).tables.get()
+    other = lessons.start_lesson(teacher, spanish, "palabras_cortas", None, {}, 2).tables.get()
     client = Client()
     client.force_login(teacher)
     page = client.get(reverse("games:table", args=[other.id])).content.decode()
@@ -162,13 +163,19 @@ def test_other_games_neither_load_the_grabble_styles_nor_link_a_score_sheet(teac
     assert sheet_page(teacher, other).status_code == 404
 
 
-def test_the_renderer_offers_every_part_of_speech_and_field_value_the_rules_accept():
+def test_the_renderer_takes_the_parse_vocabulary_scores_and_beta_code_from_the_server():
+    """The server is the only referee: the page keeps no Beta Code, word finding, scoring or parse vocabulary of its
+    own (the body carries the vocabulary; previews give the words, scores and lemmas)."""
     script = (Path(settings.BASE_DIR) / "static/games/renderers/grabble.js").read_text()
-    for code, name in morphology.POS.items():
-        assert f'{code}: "{name}"' in script
-    for field, values in morphology.VALUES.items():
-        for code, name in values.items():
-            assert re.search(rf'\b{code}: "{re.escape(name)}"', script), (field, code, name)
+    for own in ("betaToGreek", "looksLikeBetaCode", "wordsFormed", "wordScore", "LETTER_FACTOR", "WORD_FACTOR"):
+        assert own not in script
+    for code, name in [
+        *morphology.POS.items(),
+        *(pair for values in morphology.VALUES.values() for pair in values.items()),
+    ]:
+        assert not re.search(rf'\b{code}: "{re.escape(name)}"', script), (code, name)
+    assert "vocabulary" in script
+    assert "ctx.preview(" in script
 
 
 # -- hints -------------------------------------------------------------------------------------------------------
@@ -182,18 +189,45 @@ async def test_a_hint_reaches_the_player_who_asked_only_and_is_logged_as_a_move(
     sockets = [(await join(table, user))[0] for user in [*users, teacher]]
     await sockets[0].send_json_to({"type": "action", "action": {"type": "hint"}, "client_id": "h1"})
     asker, other, spectator = [await ws.receive_json_from(timeout=3) for ws in sockets]
-    hint = asker["view"]["hint"]
+    hint = asker["view"]["body"]["hint"]
     assert asker["events"] == [{"type": "hinted", "seat": 0, "left": 2, "hint": hint}]
     assert hint["words"] == [{"word": "ΛΟΓΟΣ", "squares": ["D8", "E8", "F8", "G8", "H8"], "score": 26}]
     for message in (other, spectator):
         assert message["events"] == [{"type": "hinted", "seat": 0, "left": 2}]
-        assert message["view"]["hint"] is None
+        assert message["view"]["body"]["hint"] is None
         assert "ΛΟΓΟΣ" not in str(message)
     move = await db(Move.objects.get)(table=table, seq=asker["seq"])
     assert move.action == {"type": "hint"}
     assert move.seat == 0
     for ws in sockets:
         await ws.disconnect()
+
+
+# -- previews ----------------------------------------------------------------------------------------------------
+@pytest.mark.usefixtures("disconnect_communicators")
+@pytest.mark.django_db(transaction=True)
+async def test_a_play_preview_over_the_websocket_scores_the_tiles_and_reads_every_beta_code_lemma(teacher, classroom):
+    """The page's own path: a ``preview`` message with the tiles laid so far and the lemmas typed."""
+    db = database_sync_to_async
+    table = await db(start_grabble)(teacher, classroom)
+    ids = await db(arrange_racks)(table, {0: "ΛΟΓΟΣ"})
+    users = await db(seated)(table)
+    ws, _ = await join(table, users[0])
+    moves = await db(Move.objects.filter(table=table).count)()
+    parses = [{"word": "ΛΟΓΟΣ", "lemma": typed} for typed, _greek in BETA_CODE]
+    action = {"type": "play", "tiles": lay(ids[0], ["H8", "I8", "J8", "K8", "L8"]), "parses": parses}
+    await ws.send_json_to({"type": "preview", "action": action, "client_id": "p1"})
+    answer = await ws.receive_json_from(timeout=3)
+    assert (answer["type"], answer["client_id"], answer["ok"]) == ("preview", "p1", True)
+    result = answer["result"]
+    assert result["words"] == [{"word": "ΛΟΓΟΣ", "squares": ["H8", "I8", "J8", "K8", "L8"], "score": 22}]
+    assert (result["bonus"], result["total"]) == (0, 22)
+    assert [lemma["greek"] for lemma in result["lemmas"]] == [greek for _typed, greek in BETA_CODE]
+    await ws.send_json_to({"type": "preview", "action": {**action, "tiles": action["tiles"][::2]}, "client_id": "p2"})
+    refused = await ws.receive_json_from(timeout=3)
+    assert (refused["ok"], refused["code"]) == (False, "bad_placement")
+    assert (await db(Move.objects.filter(table=table).count)()) == moves  # nothing stored
+    await ws.disconnect()
 
 
 # -- the score sheet ---------------------------------------------------------------------------------------------
@@ -203,14 +237,17 @@ def test_score_sheet_figures_are_the_rules_numbers_after_the_quiz(table, teacher
     state = table.state
     html = sheet_page(seated(table)[0], table).content.decode()
     view = RULES.view(state, None)
-    assert cells(html, "final-totals") == RULES.scores(state)
-    assert cells(html, "learning-totals") == view["totals"]["learning"]
-    assert cells(html, "teaching-totals") == view["totals"]["teaching"]
+    assert cells(html, "final-totals") == RULES.scores(state).total
+    assert cells(html, "learning-totals") == view["scores"]["parts"]["learning"]
+    assert cells(html, "teaching-totals") == view["scores"]["parts"]["teaching"]
     bases = [int(b) for b in re.findall(r'data-testid="base">(\d+)</td>', html)]
     assert bases == [play["base"] for play in state["plays"]]
     # The figures follow the rulebook: seat 1 got 5 partial credit on turn 1 and both parsed ΟΣ.
     logos, os_ = state["plays"]
-    assert RULES.scores(state) == [logos["base"] + logos["base"] + 5 + os_["base"], 5 + os_["base"] + 2 * os_["base"]]
+    assert RULES.scores(state).total == [
+        logos["base"] + logos["base"] + 5 + os_["base"],
+        5 + os_["base"] + 2 * os_["base"],
+    ]
 
 
 @pytest.mark.django_db

@@ -9,10 +9,11 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.db import transaction
 
+from config import transport
 from config.celery import app as celery_app
-from games import services
+from games.engine import AppError
 from games.models import Table
-from games.services import TableError
+from games.services import moves
 from learning import tasks
 from learning.models import RecordedMove
 from tests.games.conftest import seated
@@ -30,14 +31,14 @@ MOVE_QUERIES = 7
 def test_a_move_takes_a_bounded_number_of_queries(table, django_assert_max_num_queries):
     users = seated(table)
     with django_assert_max_num_queries(MOVE_QUERIES):
-        services.apply_action(table.id, users[0], {"type": "draw"})
+        moves.apply_action(table.id, users[0], {"type": "draw"})
 
 
 @pytest.mark.django_db
 def test_broadcasting_a_move_reads_nothing_more(table, django_capture_on_commit_callbacks, django_assert_num_queries):
     users = seated(table)
     with django_capture_on_commit_callbacks() as callbacks:
-        services.apply_action(table.id, users[0], {"type": "draw"})
+        moves.apply_action(table.id, users[0], {"type": "draw"})
     broadcast, _recording = callbacks  # the recording job is published after the broadcasts
     with django_assert_num_queries(0):
         broadcast()
@@ -46,15 +47,15 @@ def test_broadcasting_a_move_reads_nothing_more(table, django_capture_on_commit_
 @pytest.mark.django_db
 def test_a_teachers_move_takes_a_bounded_number_of_queries(table, teacher, django_assert_max_num_queries):
     with django_assert_max_num_queries(MOVE_QUERIES + 1):  # + the check that the class is theirs
-        services.apply_action(table.id, teacher, {"type": "skip"})
+        moves.apply_action(table.id, teacher, {"type": "skip"})
 
 
 async def listening(table) -> dict[str, str]:
     """A channel in the table's group and one in the lesson's."""
     layer = get_channel_layer()
     channels = {"table": await layer.new_channel(), "lesson": await layer.new_channel()}
-    await layer.group_add(services.table_group(table.id), channels["table"])
-    await layer.group_add(services.lesson_group(table.lesson_id), channels["lesson"])
+    await layer.group_add(transport.table_group(table.id), channels["table"])
+    await layer.group_add(transport.lesson_group(table.lesson_id), channels["lesson"])
     return channels
 
 
@@ -70,20 +71,20 @@ async def nothing_waiting(channel: str) -> bool:
 async def test_a_deferred_move_is_committed_and_its_broadcasts_handed_back_unsent(table):
     channels = await listening(table)
     users = await db(seated)(table)
-    move, deferred = await db(services.apply_action_deferred)(table.id, users[0], {"type": "draw"})
+    move, deferred = await db(moves.apply_action_deferred)(table.id, users[0], {"type": "draw"})
     assert (await db(Table.objects.get)(pk=table.pk)).version == move.seq == 1
     for channel in channels.values():
         assert await nothing_waiting(channel)
     groups = [group for group, _ in deferred.messages]
-    assert groups == [services.table_group(table.id), services.lesson_group(table.lesson_id)]
+    assert groups == [transport.table_group(table.id), transport.lesson_group(table.lesson_id)]
     assert not await db(RecordedMove.objects.filter(move_id=move.pk).exists)()  # recorded later, not yet
 
-    await services.send_deferred(deferred)
+    await moves.send_deferred(deferred)
     message = await get_channel_layer().receive(channels["table"])
     assert (message["type"], message["seq"]) == ("table.event", 1)
     assert list(message["copies"]) == ["0", "1", "2", "spectators"]
     for seat in [0, 1, 2, None]:
-        copy = message["copies"][services.recipient(seat)]
+        copy = message["copies"][transport.recipient(seat)]
         assert copy["view"]["seat"] == seat
         assert ("card" in copy["events"][0]) == (seat == 0)  # each copy censored for its recipient
     row = await get_channel_layer().receive(channels["lesson"])
@@ -98,8 +99,8 @@ async def test_with_a_broker_the_recording_job_is_published_outside_the_database
     published = []
     monkeypatch.setattr(tasks.record_move, "delay", lambda move_id: published.append((move_id, current_thread())))
     users = await db(seated)(table)
-    move, deferred = await db(services.apply_action_deferred)(table.id, users[0], {"type": "draw"})
-    await services.send_deferred(deferred)
+    move, deferred = await db(moves.apply_action_deferred)(table.id, users[0], {"type": "draw"})
+    await moves.send_deferred(deferred)
     database_thread = await db(current_thread)()
     assert [move_id for move_id, _ in published] == [move.pk]
     assert published[0][1] is not database_thread
@@ -109,9 +110,9 @@ async def test_with_a_broker_the_recording_job_is_published_outside_the_database
 async def test_a_refused_deferred_move_hands_back_nothing_and_later_moves_broadcast_as_usual(table):
     channels = await listening(table)
     users = await db(seated)(table)
-    with pytest.raises(TableError):
-        await db(services.apply_action_deferred)(table.id, users[1], {"type": "draw"})
-    await db(services.apply_action)(table.id, users[0], {"type": "draw"})  # the plain path sends on commit
+    with pytest.raises(AppError):
+        await db(moves.apply_action_deferred)(table.id, users[1], {"type": "draw"})
+    await db(moves.apply_action)(table.id, users[0], {"type": "draw"})  # the plain path sends on commit
     message = await get_channel_layer().receive(channels["table"])
     assert message["seq"] == 1
 
@@ -123,7 +124,7 @@ async def test_inside_a_callers_transaction_nothing_is_deferred_or_sent_before_i
 
     def move_then_fail() -> None:
         with transaction.atomic():
-            _, deferred = services.apply_action_deferred(table.id, users[0], {"type": "draw"})
+            _, deferred = moves.apply_action_deferred(table.id, users[0], {"type": "draw"})
             assert deferred.messages == []
             assert deferred.later == []
             raise RuntimeError("the caller's transaction fails after the move")

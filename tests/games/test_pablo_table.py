@@ -5,11 +5,11 @@ import threading
 import pytest
 from django.db import connection
 
-from games import services
+from games.engine import AppError
 from games.forms import offered_games
 from games.models import Table
 from games.rules.pablo import RULES
-from games.services import TableError
+from games.services import lessons, moves
 from learning import services as learning_services
 from learning.models import Classroom
 from tests.games.conftest import seated
@@ -26,7 +26,7 @@ def test_pablo_is_offered_in_every_class_and_needs_no_lexicon(teacher):
 
 def race_table(teacher, classroom, students) -> Table:
     """Three players; the top of the discard pile is the 5♦, and seats 1 and 2 each hold a five."""
-    lesson = services.start_lesson(teacher, classroom, "pablo", None, {}, [[s.id for s in students]])
+    lesson = lessons.start_lesson(teacher, classroom, "pablo", None, {}, [[s.id for s in students]])
     table = lesson.tables.get()
     state = playing(
         [["2H", "3H", "4H", "6H"], ["2S", "3S", "4S", "5S"], ["2C", "3C", "4C", "5C"]], draw=["9D"], discard=["5D"]
@@ -40,10 +40,10 @@ def race_table(teacher, classroom, students) -> Table:
 def test_a_match_goes_through_the_service_and_the_second_is_too_late(teacher, classroom, students):
     table = race_table(teacher, classroom, students)
     users = seated(table)
-    move = services.apply_action(table.id, users[1], {"type": "match", "owner": 1, "slot": 3, "top": card("5D")})
+    move = moves.apply_action(table.id, users[1], {"type": "match", "owner": 1, "slot": 3, "top": card("5D")})
     assert [ev["type"] for ev in move.events] == ["matched"]
-    with pytest.raises(TableError) as late:
-        services.apply_action(table.id, users[2], {"type": "match", "owner": 2, "slot": 3, "top": card("5D")})
+    with pytest.raises(AppError) as late:
+        moves.apply_action(table.id, users[2], {"type": "match", "owner": 2, "slot": 3, "top": card("5D")})
     assert late.value.code == "too_late"
 
 
@@ -58,8 +58,8 @@ def test_simultaneous_matches_of_one_discard_exactly_one_applies(teacher, classr
         barrier.wait()
         try:
             action = {"type": "match", "owner": seat, "slot": 3, "top": card("5D")}
-            results[seat] = services.apply_action(table.id, users[seat], action).seq
-        except TableError as error:
+            results[seat] = moves.apply_action(table.id, users[seat], action).seq
+        except AppError as error:
             results[seat] = error.code
         finally:
             connection.close()

@@ -12,10 +12,10 @@ from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games import services
-from games.engine import score_totals
+from games.engine import AppError, score_totals
 from games.models import Table
 from games.rules.palabra.common import TIMER_SECONDS
+from games.services import lessons, moves
 from learning import services as learning_services
 from tests.browser.test_palabra import arrange_table, english_lexicon
 from tests.conftest import communicator
@@ -32,7 +32,7 @@ def palabra_table(teacher, classroom, options=None, lexicon=True) -> Table:
     for name in ("Amy", "Ben", "Cleo"):
         learning_services.join_classroom(classroom.join_code, name)
     lexicon = english_lexicon() if lexicon else None
-    lesson = services.start_lesson(teacher, classroom, "palabra", lexicon, options or {}, 3)
+    lesson = lessons.start_lesson(teacher, classroom, "palabra", lexicon, options or {}, 3)
     return lesson.tables.get()
 
 
@@ -42,14 +42,14 @@ def table(teacher, english) -> Table:
 
 
 def act(table: Table, user, action: dict) -> Table:
-    services.apply_action(table.id, user, action)
+    moves.apply_action(table.id, user, action)
     table.refresh_from_db()
     return table
 
 
-def refused(table: Table, user, action: dict) -> services.TableError:
-    with pytest.raises(services.TableError) as caught:
-        services.apply_action(table.id, user, action)
+def refused(table: Table, user, action: dict) -> AppError:
+    with pytest.raises(AppError) as caught:
+        moves.apply_action(table.id, user, action)
     return caught.value
 
 
@@ -68,7 +68,7 @@ def test_other_games_do_not_load_the_palabra_styles(teacher):
     spanish = learning_services.create_classroom(teacher, "Español", "spa")
     for name in ("Lucía", "Mateo"):
         learning_services.join_classroom(spanish.join_code, name)
-    other = services.start_lesson(teacher, spanish, "palabras_cortas", None, {}, 2).tables.get()
+    other = lessons.start_lesson(teacher, spanish, "palabras_cortas", None, {}, 2).tables.get()
     client = Client()
     client.force_login(teacher)
     assert "games/palabra.css" not in client.get(reverse("games:table", args=[other.id])).content.decode()
@@ -142,7 +142,7 @@ def test_the_impatient_timer_runs_on_the_servers_clock(teacher, english, monkeyp
     assert early.code == "not_allowed"
     assert "runs until" in early.message
     later = timezone.now() + timedelta(seconds=TIMER_SECONDS + 1)
-    monkeypatch.setattr(services.timezone, "now", lambda: later)
+    monkeypatch.setattr(moves.timezone, "now", lambda: later)
     act(table, users[1], {"type": "timer_expired"})
     assert table.state["turn"] == 1
     assert table.state["timer"] is None
@@ -199,7 +199,7 @@ ACTIONS = st.fixed_dictionaries(
 def test_any_action_from_a_page_is_applied_or_refused_with_a_message(table, teacher, action, who):
     user = [*seated(table), teacher][who]
     try:
-        services.apply_action(table.id, user, action)
-    except services.TableError as error:
+        moves.apply_action(table.id, user, action)
+    except AppError as error:
         assert error.code
         assert error.message

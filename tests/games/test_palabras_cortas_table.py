@@ -3,9 +3,10 @@
 import pytest
 from channels.db import database_sync_to_async
 
-from games import selectors, services
-from games.engine import score_totals
+from games import selectors
+from games.engine import AppError, score_totals
 from games.models import Table
+from games.services import lessons, moves
 from learning import services as learning_services
 from tests.conftest import communicator
 from tests.games.conftest import seated
@@ -20,7 +21,7 @@ def spanish(teacher):
 def pc_table(teacher, spanish) -> Table:
     for name in ("Lucía", "Mateo"):
         learning_services.join_classroom(spanish.join_code, name)
-    lesson = services.start_lesson(teacher, spanish, "palabras_cortas", None, {"checking": "challenge"}, 2)
+    lesson = lessons.start_lesson(teacher, spanish, "palabras_cortas", None, {"checking": "challenge"}, 2)
     return lesson.tables.get()
 
 
@@ -30,17 +31,17 @@ def play_first_hand(table: Table) -> None:
     users = seated(table)
     table.refresh_from_db()
     first = table.state["turn"]
-    services.apply_action(table.id, users[first], {"type": "draw_stock"})
+    moves.apply_action(table.id, users[first], {"type": "draw_stock"})
     table.refresh_from_db()
     hand = table.state["hands"][first]
-    services.apply_action(table.id, users[first], {"type": "go_out", "words": [hand[:3]], "card": hand[3]})
+    moves.apply_action(table.id, users[first], {"type": "go_out", "words": [hand[:3]], "card": hand[3]})
     table.refresh_from_db()
     second = table.state["turn"]
-    services.apply_action(table.id, users[second], {"type": "draw_stock"})
+    moves.apply_action(table.id, users[second], {"type": "draw_stock"})
     table.refresh_from_db()
-    services.apply_action(table.id, users[second], {"type": "discard", "card": table.state["hands"][second][0]})
+    moves.apply_action(table.id, users[second], {"type": "discard", "card": table.state["hands"][second][0]})
     for user in users:
-        services.apply_action(table.id, user, {"type": "ready"})
+        moves.apply_action(table.id, user, {"type": "ready"})
     table.refresh_from_db()
 
 
@@ -61,9 +62,9 @@ def test_a_hand_is_played_to_its_scores_and_replays(pc_table):
 def test_a_bad_card_is_refused_with_the_rules_message(pc_table):
     users = seated(pc_table)
     first = pc_table.state["turn"]
-    services.apply_action(pc_table.id, users[first], {"type": "draw_stock"})
-    with pytest.raises(services.TableError) as caught:
-        services.apply_action(pc_table.id, users[first], {"type": "discard", "card": 10_000})
+    moves.apply_action(pc_table.id, users[first], {"type": "draw_stock"})
+    with pytest.raises(AppError) as caught:
+        moves.apply_action(pc_table.id, users[first], {"type": "discard", "card": 10_000})
     assert (caught.value.code, caught.value.message) == ("not_held", "You do not hold that card.")
 
 
@@ -79,8 +80,8 @@ async def test_over_the_websocket_each_student_sees_only_their_own_cards(pc_tabl
         sockets.append(ws)
     state = pc_table.state
     for seat in (0, 1):
-        assert [c["id"] for c in snapshots[seat]["view"]["hand"]] == state["hands"][seat]
-    assert "hand" not in snapshots[2]["view"]
+        assert [c["id"] for c in snapshots[seat]["view"]["body"]["hand"]] == state["hands"][seat]
+    assert "hand" not in snapshots[2]["view"]["body"]
     first = state["turn"]
     await sockets[first].send_json_to({"type": "action", "action": {"type": "draw_stock"}, "client_id": "d"})
     received = [await ws.receive_json_from(timeout=3) for ws in sockets]
@@ -89,7 +90,7 @@ async def test_over_the_websocket_each_student_sees_only_their_own_cards(pc_tabl
     for other in {0, 1, 2} - {first}:
         (seen,) = [ev for ev in received[other]["events"] if ev["type"] == "draw"]
         assert "card" not in seen
-        assert received[other]["view"]["hand_counts"][first] == len(state["hands"][first]) + 1
-        assert received[other]["view"].get("hand") != received[first]["view"]["hand"]
+        assert received[other]["view"]["body"]["hand_counts"][first] == len(state["hands"][first]) + 1
+        assert received[other]["view"]["body"].get("hand") != received[first]["view"]["body"]["hand"]
     for ws in sockets:
         await ws.disconnect()

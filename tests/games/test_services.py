@@ -9,9 +9,10 @@ from django.test.utils import CaptureQueriesContext
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games import selectors, services
+from games import selectors
+from games.engine import AppError
 from games.models import Lesson, Move, Table
-from games.services import TableError
+from games.services import lessons, moderation, moves
 from learning import services as learning_services
 from tests.games.conftest import seated
 from tests.games.toygame import TOY
@@ -28,7 +29,7 @@ def play_first_card(table: Table):
     """The seat to act plays the first card of its hand."""
     seat = to_act(table)
     user = seated(table)[seat]
-    return services.apply_action(table.id, user, {"type": "play", "card": table.state["hands"][seat][0]})
+    return moves.apply_action(table.id, user, {"type": "play", "card": table.state["hands"][seat][0]})
 
 
 # -- starting a lesson -----------------------------------------------------------------------------------------
@@ -50,7 +51,7 @@ def test_start_lesson_cleans_the_options(lesson):
 
 def test_auto_seating_splits_the_class_evenly(teacher, classroom, students):
     more = [learning_services.join_classroom(classroom.join_code, f"Student {i}") for i in range(4)]
-    lesson = services.start_lesson(teacher, classroom, "toy", None, {"hand_size": 1}, 3)
+    lesson = lessons.start_lesson(teacher, classroom, "toy", None, {"hand_size": 1}, 3)
     sizes = sorted(t.seats.count() for t in lesson.tables.all())
     assert sizes == [2, 2, 3]
     seated_ids = sorted(s.student_id for t in lesson.tables.all() for s in t.seats.all())
@@ -58,7 +59,7 @@ def test_auto_seating_splits_the_class_evenly(teacher, classroom, students):
 
 
 def test_each_table_gets_its_own_seed(teacher, classroom, students):
-    lesson = services.start_lesson(teacher, classroom, "toy", None, {}, 1)
+    lesson = lessons.start_lesson(teacher, classroom, "toy", None, {}, 1)
     assert len({t.seed for t in lesson.tables.all()}) == 3
 
 
@@ -67,35 +68,35 @@ def test_each_table_gets_its_own_seed(teacher, classroom, students):
     [({"hand_size": 9}, "bad_option"), ({"colour": "red"}, "bad_option")],
 )
 def test_bad_options_are_refused(teacher, classroom, students, options, code):
-    with pytest.raises(TableError) as caught:
-        services.start_lesson(teacher, classroom, "toy", None, options, 3)
+    with pytest.raises(AppError) as caught:
+        lessons.start_lesson(teacher, classroom, "toy", None, options, 3)
     assert caught.value.code == code
     assert not Lesson.objects.exists()
 
 
 def test_only_the_classs_teacher_starts_a_lesson(other_teacher, classroom, students):
-    with pytest.raises(TableError) as caught:
-        services.start_lesson(other_teacher, classroom, "toy", None, {}, 3)
+    with pytest.raises(AppError) as caught:
+        lessons.start_lesson(other_teacher, classroom, "toy", None, {}, 3)
     assert caught.value.code == "forbidden"
 
 
 def test_a_second_lesson_waits_for_the_first_to_end(teacher, classroom, lesson):
-    with pytest.raises(TableError) as caught:
-        services.start_lesson(teacher, classroom, "toy", None, {}, 3)
+    with pytest.raises(AppError) as caught:
+        lessons.start_lesson(teacher, classroom, "toy", None, {}, 3)
     assert caught.value.code == "lesson_running"
-    services.end_lesson(teacher, lesson.id)
-    assert services.start_lesson(teacher, classroom, "toy", None, {}, 3).ended is None
+    lessons.end_lesson(teacher, lesson.id)
+    assert lessons.start_lesson(teacher, classroom, "toy", None, {}, 3).ended is None
 
 
 def test_ending_a_lesson_finishes_its_tables(teacher, lesson):
-    services.end_lesson(teacher, lesson.id)
+    lessons.end_lesson(teacher, lesson.id)
     assert lesson.tables.get().status == Table.Status.FINISHED
     assert Lesson.objects.get(pk=lesson.pk).ended is not None
 
 
 def test_unknown_game_is_refused(teacher, classroom, students):
-    with pytest.raises(TableError) as caught:
-        services.start_lesson(teacher, classroom, "chess", None, {}, 2)
+    with pytest.raises(AppError) as caught:
+        lessons.start_lesson(teacher, classroom, "chess", None, {}, 2)
     assert caught.value.code == "unknown_game"
 
 
@@ -111,31 +112,31 @@ def test_unknown_game_is_refused(teacher, classroom, students):
 def test_hand_seating_is_checked(teacher, classroom, students, seating, code):
     other = learning_services.create_classroom(teacher, "Other", "spa")
     outsider = learning_services.join_classroom(other.join_code, "Zed")
-    with pytest.raises(TableError) as caught:
-        services.start_lesson(teacher, classroom, "toy", None, {}, seating([s.id for s in students], outsider.id))
+    with pytest.raises(AppError) as caught:
+        lessons.start_lesson(teacher, classroom, "toy", None, {}, seating([s.id for s in students], outsider.id))
     assert caught.value.code == code
 
 
 def test_hand_seating_respects_the_games_table_size(teacher, classroom, students):
     extra = [learning_services.join_classroom(classroom.join_code, name) for name in ("Dora", "Eli")]
     everyone = [s.id for s in students + extra]
-    with pytest.raises(TableError) as caught:
-        services.start_lesson(teacher, classroom, "toy", None, {}, [everyone])
+    with pytest.raises(AppError) as caught:
+        lessons.start_lesson(teacher, classroom, "toy", None, {}, [everyone])
     assert caught.value.code == "bad_table_size"
     assert "Table 1 has 5 players" in caught.value.message
-    lesson = services.start_lesson(teacher, classroom, "toy", None, {}, [everyone[:4], everyone[4:]])
+    lesson = lessons.start_lesson(teacher, classroom, "toy", None, {}, [everyone[:4], everyone[4:]])
     assert [t.seats.count() for t in lesson.tables.order_by("number")] == [4, 1]
 
 
 def test_too_few_students_for_the_game(teacher, classroom, students):
-    with pytest.raises(TableError) as caught:
-        services.split_into_tables([1], 2, 2, 8)
+    with pytest.raises(AppError) as caught:
+        lessons.split_into_tables([1], 2, 2, 8)
     assert caught.value.code == "too_few_students"
 
 
 def test_table_size_outside_the_game_is_refused():
-    with pytest.raises(TableError) as caught:
-        services.split_into_tables([1, 2, 3], 9, 2, 8)
+    with pytest.raises(AppError) as caught:
+        lessons.split_into_tables([1, 2, 3], 9, 2, 8)
     assert caught.value.code == "bad_table_size"
 
 
@@ -151,8 +152,8 @@ def test_auto_split_seats_everyone_once_within_the_games_limits(count, low, extr
     size = data.draw(st.integers(min_value=low, max_value=high))
     ids = list(range(100, 100 + count))
     try:
-        groups = services.split_into_tables(ids, size, low, high)
-    except TableError as error:
+        groups = lessons.split_into_tables(ids, size, low, high)
+    except AppError as error:
         assert error.code in {"too_few_students", "bad_table_size"}
         assert count < low or count > high  # only a class that fits no single table is refused
         return
@@ -179,14 +180,14 @@ def test_an_action_appends_a_move_and_saves_the_state(table):
 
 def test_secret_fields_are_stored_uncensored_in_the_log(table):
     users = seated(table)
-    move = services.apply_action(table.id, users[0], {"type": "draw"})
+    move = moves.apply_action(table.id, users[0], {"type": "draw"})
     assert move.events[0]["_secret"] == {"card": Table.objects.get(pk=table.pk).state["hands"][0][-1]}
 
 
 def test_a_rule_error_changes_nothing(table):
     users = seated(table)
-    with pytest.raises(TableError) as caught:
-        services.apply_action(table.id, users[1], {"type": "play", "card": table.state["hands"][1][0]})
+    with pytest.raises(AppError) as caught:
+        moves.apply_action(table.id, users[1], {"type": "play", "card": table.state["hands"][1][0]})
     assert caught.value.code == "not_your_turn"
     assert caught.value.message == "It is not your turn."
     fresh = Table.objects.get(pk=table.pk)
@@ -196,16 +197,16 @@ def test_a_rule_error_changes_nothing(table):
 
 @pytest.mark.parametrize("action", [[], "play", {"no": "type"}, {"type": 3}, {"type": "fly"}])
 def test_malformed_actions_are_refused_clearly(table, action):
-    with pytest.raises(TableError) as caught:
-        services.apply_action(table.id, seated(table)[0], action)
+    with pytest.raises(AppError) as caught:
+        moves.apply_action(table.id, seated(table)[0], action)
     assert caught.value.code == "bad_action"
     assert Table.objects.get(pk=table.pk).version == 0
 
 
 def test_a_student_acts_only_in_their_own_seat(table, classroom):
     other = learning_services.join_classroom(classroom.join_code, "Outsider")
-    with pytest.raises(TableError) as caught:
-        services.apply_action(table.id, other.user, {"type": "draw"})
+    with pytest.raises(AppError) as caught:
+        moves.apply_action(table.id, other.user, {"type": "draw"})
     assert caught.value.code == "forbidden"
 
 
@@ -214,36 +215,36 @@ def test_a_student_removed_from_the_class_cannot_act_any_more(table, teacher):
     user = seated(table)[to_act(table)]
     assert user.student.active
     learning_services.remove_student(teacher, user.student.id)
-    with pytest.raises(TableError) as caught:
-        services.apply_action(table.id, user, {"type": "play", "card": table.state["hands"][to_act(table)][0]})
+    with pytest.raises(AppError) as caught:
+        moves.apply_action(table.id, user, {"type": "play", "card": table.state["hands"][to_act(table)][0]})
     assert caught.value.code == "forbidden"
     assert Table.objects.get(pk=table.pk).version == 0
 
 
 def test_another_teacher_cannot_act(table, other_teacher):
-    with pytest.raises(TableError) as caught:
-        services.apply_action(table.id, other_teacher, {"type": "skip"})
+    with pytest.raises(AppError) as caught:
+        moves.apply_action(table.id, other_teacher, {"type": "skip"})
     assert caught.value.code == "forbidden"
 
 
 def test_the_teacher_acts_as_moderator(table, teacher):
-    move = services.apply_action(table.id, teacher, {"type": "skip"})
+    move = moves.apply_action(table.id, teacher, {"type": "skip"})
     assert move.seat is None
     assert move.actor == teacher
     assert Table.objects.get(pk=table.pk).state["turn"] == 1
 
 
 def test_teacher_only_actions_are_refused_to_students(table):
-    with pytest.raises(TableError) as caught:
-        services.apply_action(table.id, seated(table)[0], {"type": "skip"})
+    with pytest.raises(AppError) as caught:
+        moves.apply_action(table.id, seated(table)[0], {"type": "skip"})
     assert caught.value.code == "teacher_only"
 
 
 def test_the_lexicon_reaches_the_rules(table):
     users = seated(table)
-    services.apply_action(table.id, users[0], {"type": "say", "word": "λόγος"})
-    with pytest.raises(TableError) as caught:
-        services.apply_action(table.id, users[0], {"type": "say", "word": "xyz"})
+    moves.apply_action(table.id, users[0], {"type": "say", "word": "λόγος"})
+    with pytest.raises(AppError) as caught:
+        moves.apply_action(table.id, users[0], {"type": "say", "word": "xyz"})
     assert caught.value.code == "not_a_word"
 
 
@@ -252,89 +253,116 @@ def test_a_move_that_checks_no_word_does_not_read_the_lexicon(table, bundled_lex
     Table.objects.filter(pk=table.pk).update(lexicon=bundled_lexicons["koine-greek"])
     users = seated(table)
     with CaptureQueriesContext(connection) as draw:
-        services.apply_action(table.id, users[0], {"type": "draw"})
+        moves.apply_action(table.id, users[0], {"type": "draw"})
     seat = to_act(Table.objects.get(pk=table.pk))
     with CaptureQueriesContext(connection) as say:
-        services.apply_action(table.id, users[seat], {"type": "say", "word": "λόγος"})
+        moves.apply_action(table.id, users[seat], {"type": "say", "word": "λόγος"})
     assert not [q for q in draw.captured_queries if "lexicons_" in q["sql"]]
     assert [q for q in say.captured_queries if "lexicons_lexicon" in q["sql"]]
-    with pytest.raises(TableError) as caught:
-        services.apply_action(table.id, users[to_act(Table.objects.get(pk=table.pk))], {"type": "say", "word": "xyz"})
+    with pytest.raises(AppError) as caught:
+        moves.apply_action(table.id, users[to_act(Table.objects.get(pk=table.pk))], {"type": "say", "word": "xyz"})
     assert caught.value.code == "not_a_word"
 
 
 def test_a_stale_version_is_refused(table):
     users = seated(table)
-    services.apply_action(table.id, users[0], {"type": "draw"}, expected_version=0)
-    with pytest.raises(TableError) as caught:
-        services.apply_action(table.id, users[0], {"type": "draw"}, expected_version=0)
+    moves.apply_action(table.id, users[0], {"type": "draw"}, expected_version=0)
+    with pytest.raises(AppError) as caught:
+        moves.apply_action(table.id, users[0], {"type": "draw"}, expected_version=0)
     assert caught.value.code == "stale"
     assert Table.objects.get(pk=table.pk).version == 1
 
 
 def test_finishing_the_game_finishes_the_table(teacher, classroom, students):
-    lesson = services.start_lesson(teacher, classroom, "toy", None, {"hand_size": 1}, [[students[0].id]])
+    lesson = lessons.start_lesson(teacher, classroom, "toy", None, {"hand_size": 1}, [[students[0].id]])
     table = lesson.tables.get()
     play_first_card(table)
     table.refresh_from_db()
     assert table.status == Table.Status.FINISHED
-    with pytest.raises(TableError) as caught:
-        services.apply_action(table.id, students[0].user, {"type": "draw"})
+    with pytest.raises(AppError) as caught:
+        moves.apply_action(table.id, students[0].user, {"type": "draw"})
     assert caught.value.code == "finished"
 
 
 # -- moderating ------------------------------------------------------------------------------------------------
 def test_a_paused_table_refuses_actions_until_resumed(table, teacher):
-    services.pause_table(teacher, table.id)
-    with pytest.raises(TableError) as caught:
+    moderation.pause_table(teacher, table.id)
+    with pytest.raises(AppError) as caught:
         play_first_card(table)
     assert caught.value.code == "paused"
-    services.resume_table(teacher, table.id)
+    moderation.resume_table(teacher, table.id)
     assert play_first_card(table).seq == 1
 
 
+def test_a_paused_or_ended_table_offers_no_action_to_anyone(table, teacher):
+    def offered() -> list[list[str]]:
+        table.refresh_from_db()
+        return [[a["type"] for a in selectors.snapshot(table, seat)["view"]["actions"]] for seat in (0, 1, 2, None)]
+
+    playing = offered()
+    assert playing[to_act(table)]
+    assert playing[3] == ["skip"]
+    moderation.pause_table(teacher, table.id)
+    assert offered() == [[], [], [], []]
+    moderation.resume_table(teacher, table.id)
+    assert offered() == playing
+    moderation.end_table(teacher, table.id)
+    assert offered() == [[], [], [], []]
+
+
+def test_the_dashboard_row_names_the_players(table, teacher):
+    play_first_card(table)
+    table.refresh_from_db()
+    row = selectors.dashboard_row(table)
+    names = {p["seat"]: p["name"] for p in row["players"]}
+    assert row["to_act"] == [names[to_act(table)]]
+    assert row["last_move"].startswith(names[0])
+    assert [p["score"] for p in row["players"]] == TOY.scores(table.state).total
+    assert row["winners"] == []
+
+
 def test_pause_resume_end_are_checked(table, teacher, other_teacher):
-    with pytest.raises(TableError):
-        services.resume_table(teacher, table.id)
-    with pytest.raises(TableError) as caught:
-        services.pause_table(other_teacher, table.id)
+    with pytest.raises(AppError):
+        moderation.resume_table(teacher, table.id)
+    with pytest.raises(AppError) as caught:
+        moderation.pause_table(other_teacher, table.id)
     assert caught.value.code == "forbidden"
-    with pytest.raises(TableError) as caught:
-        services.pause_table(seated(table)[0], table.id)
+    with pytest.raises(AppError) as caught:
+        moderation.pause_table(seated(table)[0], table.id)
     assert caught.value.code == "forbidden"
-    services.end_table(teacher, table.id)
-    with pytest.raises(TableError):
-        services.pause_table(teacher, table.id)
-    with pytest.raises(TableError):
-        services.end_table(teacher, table.id)
+    moderation.end_table(teacher, table.id)
+    with pytest.raises(AppError):
+        moderation.pause_table(teacher, table.id)
+    with pytest.raises(AppError):
+        moderation.end_table(teacher, table.id)
 
 
 def test_removing_a_player_goes_through_the_rules_and_the_log(table, teacher):
     users = seated(table)
-    move = services.remove_player(teacher, table.id, 0)
+    move = moderation.remove_player(teacher, table.id, 0)
     table.refresh_from_db()
     assert move.kind == Move.Kind.REMOVAL
     assert move.action == {"type": "remove_player", "seat": 0}
     assert table.state["removed"] == [0]
     assert table.state["turn"] == 1
     assert table.seats.get(number=0).removed
-    with pytest.raises(TableError) as caught:
-        services.apply_action(table.id, users[0], {"type": "draw"})
+    with pytest.raises(AppError) as caught:
+        moves.apply_action(table.id, users[0], {"type": "draw"})
     assert caught.value.code == "forbidden"
-    with pytest.raises(TableError):
-        services.remove_player(teacher, table.id, 0)
-    with pytest.raises(TableError):
-        services.remove_player(teacher, table.id, 7)
+    with pytest.raises(AppError):
+        moderation.remove_player(teacher, table.id, 0)
+    with pytest.raises(AppError):
+        moderation.remove_player(teacher, table.id, 7)
 
 
 # -- restart and replay ----------------------------------------------------------------------------------------
 def play_a_while(table, teacher):
     users = seated(table)
-    services.apply_action(table.id, users[0], {"type": "draw"})
+    moves.apply_action(table.id, users[0], {"type": "draw"})
     table.refresh_from_db()
     play_first_card(table)
-    services.apply_action(table.id, teacher, {"type": "skip"})
-    services.remove_player(teacher, table.id, 0)
+    moves.apply_action(table.id, teacher, {"type": "skip"})
+    moderation.remove_player(teacher, table.id, 0)
     table.refresh_from_db()
     play_first_card(table)
     table.refresh_from_db()
@@ -367,7 +395,7 @@ def test_a_game_resumes_from_the_database(table, teacher):
 # -- races -----------------------------------------------------------------------------------------------------
 @pytest.mark.django_db(transaction=True)
 def test_two_racing_actions_exactly_one_applies(toy_game, teacher, classroom, students):
-    lesson = services.start_lesson(teacher, classroom, "toy", None, {}, [[s.id for s in students]])
+    lesson = lessons.start_lesson(teacher, classroom, "toy", None, {}, [[s.id for s in students]])
     table = lesson.tables.get()
     user = seated(table)[0]
     card = table.state["hands"][0][0]
@@ -377,8 +405,8 @@ def test_two_racing_actions_exactly_one_applies(toy_game, teacher, classroom, st
     def act():
         barrier.wait()
         try:
-            results.append(services.apply_action(table.id, user, {"type": "play", "card": card}).seq)
-        except TableError as error:
+            results.append(moves.apply_action(table.id, user, {"type": "play", "card": card}).seq)
+        except AppError as error:
             results.append(error.code)
         finally:
             connection.close()

@@ -4,8 +4,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import services
 from games.models import Lesson, Table
+from games.services import lessons
 from learning import services as learning_services
 from lexicons.models import Lexicon
 from tests.games.conftest import seated
@@ -98,8 +98,37 @@ def test_a_lexicon_in_another_language_than_the_game_is_refused(teacher, classro
         {"game": "toy", "lexicon": spanish.id, "seating": "auto", "table_size": "2", "option__toy__hand_size": "3"},
     )
     assert response.status_code == 200
-    assert "is not in the language of" in response.content.decode()
+    page = response.content.decode()
+    assert "is not in the language of" in page
+    assert "choose a Koine Greek lexicon" in page  # the language's name, never its code
+    assert "choose a grc lexicon" not in page
     assert not Lesson.objects.exists()
+
+
+def test_the_lexicon_choices_carry_their_language_for_the_chosen_game(teacher, classroom, students):
+    Lexicon.objects.filter(slug__isnull=False).update(version=0)  # only the lexicons made here
+    spanish = make_lexicon("spa", name="Mis palabras")
+    greek = make_lexicon("grc", name="Greek words")
+    page = client_for(teacher).get(start_url(classroom) + "?all=1").content.decode()
+    # Each game says its language and each lexicon its own: the page shows only the chosen game's lexicons.
+    assert '<option value="toy" data-language="grc"' in page
+    assert '<option value="palabras_cortas" data-language="spa"' in page
+    assert f'<option value="{greek.id}" data-language="grc" selected>Greek words</option>' in page
+    assert f'<option value="{spanish.id}" data-language="spa">Mis palabras</option>' in page
+    assert 'data-language=""' not in page  # "No lexicon" belongs to every game
+
+
+def test_the_lexicon_field_names_the_language_of_the_class_not_its_code(teacher, classroom, students):
+    page = client_for(teacher).get(start_url(classroom)).content.decode()
+    assert "Lexicons in Koine Greek" in page
+
+
+def test_language_names():
+    from lexicons.languages import language_name
+
+    assert [language_name(code) for code in ("grc", "spa", "eng")] == ["Koine Greek", "Spanish", "English"]
+    assert language_name("lat") == "Latin"
+    assert language_name("xyz") == "xyz"  # a code no table names is shown as it is
 
 
 def test_by_hand_with_nobody_seated_is_refused(teacher, classroom, students):
@@ -148,7 +177,7 @@ def test_the_table_page_for_a_player_and_for_the_teacher(teacher, table):
     assert player.status_code == 200
     assert player.context["seat"] == 1
     assert b'data-seat="1"' in player.content
-    assert b"renderers/toy.js" in player.content
+    assert b"renderers/generic.js" in player.content  # the toy game has no renderer of its own
     spectator = client_for(teacher).get(url)
     assert spectator.context["seat"] is None
     assert b'data-seat=""' in spectator.content
@@ -200,4 +229,4 @@ def test_ending_the_lesson_returns_to_the_class(teacher, classroom, lesson):
     response = client_for(teacher).post(reverse("games:end_lesson", args=[lesson.id]))
     assert response.url == reverse("learning:classroom", args=[classroom.id])
     assert Lesson.objects.get().ended is not None
-    services.start_lesson(teacher, classroom, "toy", None, {}, 3)
+    lessons.start_lesson(teacher, classroom, "toy", None, {}, 3)

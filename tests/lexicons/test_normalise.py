@@ -1,4 +1,4 @@
-"""Keys per specs/lexicons.md, on the spec's examples, on properties, and on every bundled Greek form."""
+"""Keys per language (``lexicons.normalise``), on worked examples, on properties, and on every bundled Greek form."""
 
 import csv
 import gzip
@@ -66,8 +66,9 @@ def test_spanish_enye_stays_distinct_from_n():
     assert spanish_key("año") != spanish_key("ano")
 
 
-def test_english_key_is_upper_case():
+def test_english_key_is_upper_case_a_to_z():
     assert english_key("quixotic") == "QUIXOTIC"
+    assert english_key("résumé") == "RESUME"
 
 
 def test_other_languages_get_the_default_key():

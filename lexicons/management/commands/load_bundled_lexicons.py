@@ -1,6 +1,8 @@
 """``manage.py load_bundled_lexicons``: load the Greek, Spanish and English lexicons shipped in ``lexicons/data``
 if they are missing or their file changed; safe to run on every start (``make run`` does)."""
 
+from typing import TextIO, cast
+
 from django.core.management.base import BaseCommand, CommandError
 
 from lexicons.loaders import LexiconImportError
@@ -22,7 +24,7 @@ class Command(BaseCommand):
             load_bundled_lexicons(
                 options["slugs"] or None,
                 report=self.stdout.write,
-                on_progress=lambda bundle: ProgressBar(bundle.name, self.stderr._out),
+                on_progress=lambda bundle: ProgressBar(bundle.name, cast(TextIO, self.stderr._out)),
             )
         except LexiconImportError as exc:
             raise CommandError(str(exc)) from exc

@@ -1,6 +1,8 @@
 """``manage.py load_lexicon FILES --format F --language L --name N``: import files as a new lexicon, or as a new
 version of the lexicon of that name and language (the previous version keeps serving until the import succeeds)."""
 
+from typing import TextIO, cast
+
 from django.core.management.base import BaseCommand, CommandError
 
 from lexicons.loaders import FORMATS, LexiconImportError
@@ -29,7 +31,7 @@ class Command(BaseCommand):
         if options["source"] or options["licence"]:
             lexicon.source, lexicon.licence = options["source"], options["licence"]
             lexicon.save(update_fields=["source", "licence"])
-        bar = ProgressBar(options["name"], self.stderr._out)
+        bar = ProgressBar(options["name"], cast(TextIO, self.stderr._out))
         try:
             count = import_lexicon(
                 lexicon,

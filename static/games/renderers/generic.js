@@ -27,7 +27,7 @@ function input(field) {
   return el("input", { ...props, type: "text", placeholder: field.type === "int_list" ? "[1, 2]" : "JSON" });
 }
 
-function valueOf(field, control) {
+function fieldValue(field, control) {
   if (Array.isArray(field.choices)) return JSON.parse(control.value);
   if (field.type === "bool") return control.checked;
   if (field.type === "int") return Number(control.value);
@@ -49,7 +49,7 @@ function actionControl(spec, ctx) {
     try {
       for (const [field, control] of controls) {
         if (control.value === "" && !field.required && field.type !== "bool") continue;
-        action[field.name] = valueOf(field, control);
+        action[field.name] = fieldValue(field, control);
       }
     } catch {
       form.querySelector("input[type=text]")?.setCustomValidity("Not valid JSON");

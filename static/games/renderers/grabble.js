@@ -1,158 +1,67 @@
 // Grabble: the 15×15 board with its premiums, the racks, laying tiles (click a rack tile, then a square; click a
 // laid tile to take it back; a blank asks for its letter on a Greek keyboard), a parse form for every word the
-// tiles form (computed here as games/engine/board.py does, so the player sees the cross words too), exchange,
-// pass, hints (the best play's squares shown on the board, its words and score beside it: the player still lays
-// and parses it) and suggestions, the teacher's approval panel, the quiz turn by turn with the answers and the
-// analyses once marked, partial credit, and the learning/teaching/final scores.
+// tiles form, exchange, pass, hints (the best play's squares shown on the board, its words and score beside it: the
+// player still lays and parses it) and suggestions, the teacher's approval panel, the quiz turn by turn with the
+// answers and the analyses once marked, partial credit, and the play/learning/teaching scores.
+//
+// The server is the only referee: the words a placement forms, their scores, the bonus and the total, and the
+// Greek of a lemma typed in Beta Code come from a preview of the play (ctx.preview), asked for as tiles are laid
+// and lemmas typed; the parts of speech, parse fields and their values come in the view's body (vocabulary).
 import { el } from "../dom.js";
 
-const SIZE = 15;
 const COLUMNS = "ABCDEFGHIJKLMNO";
-const ALPHABET = "ΑΒΓΔΕΖΗΘΙΚΛΜΝΞΟΠΡΣΤΥΦΧΨΩ";
 const PREMIUM_NAMES = { TW: "triple word", DW: "double word", TL: "triple letter", DL: "double letter" };
-const LETTER_FACTOR = { DL: 2, TL: 3 };
-const WORD_FACTOR = { DW: 2, TW: 3 };
 
-// The parse vocabulary of lexicons/morphology.py (POS, VALUES, fields_for); the server checks every parse.
-const POS = {
-  N: "noun", V: "verb", A: "adjective", D: "adverb", C: "conjunction", P: "preposition", X: "particle",
-  I: "interjection", RA: "article", RP: "personal pronoun", RD: "demonstrative pronoun", RR: "relative pronoun",
-  RI: "interrogative/indefinite pronoun",
-};
-const VALUES = {
-  person: { 1: "first", 2: "second", 3: "third" },
-  tense: { P: "present", I: "imperfect", F: "future", A: "aorist", X: "perfect", Y: "pluperfect" },
-  voice: { A: "active", M: "middle", P: "passive", E: "middle/passive" },
-  mood: { I: "indicative", D: "imperative", S: "subjunctive", O: "optative", N: "infinitive", P: "participle" },
-  case: { N: "nominative", G: "genitive", D: "dative", A: "accusative", V: "vocative" },
-  number: { S: "singular", P: "plural" },
-  gender: { M: "masculine", F: "feminine", N: "neuter" },
-  degree: { C: "comparative", S: "superlative" },
-};
-const NOMINALS = new Set(["N", "A", "RA", "RP", "RD", "RR", "RI"]);
-// Fields a player may leave at "none": nominals without gender (ἐγώ), words without a degree.
-const OPTIONAL = new Set(["gender", "degree"]);
-
-// The fields to ask for: fields_for, except that gender and degree are offered (optional) since the player says
-// whether the word has them.
-function fieldsFor(pos, parse) {
-  if (pos === "V") {
-    if (!parse.mood) return ["mood"];
-    if (parse.mood === "N") return ["tense", "voice", "mood"];
-    if (parse.mood === "P") return ["tense", "voice", "mood", "case", "number", "gender"];
-    return ["person", "tense", "voice", "mood", "number"];
-  }
-  if (NOMINALS.has(pos)) return ["case", "number", "gender", "degree"];
-  return pos ? ["degree"] : [];
-}
-
-// -- Beta Code (lexicons/betacode.py for letters, breathings, accents, diaeresis, iota subscript, sigmas) ----------
-const BETA_LETTERS = {
-  a: "α", b: "β", g: "γ", d: "δ", e: "ε", z: "ζ", h: "η", q: "θ", i: "ι", k: "κ", l: "λ", m: "μ", n: "ν",
-  c: "ξ", o: "ο", p: "π", r: "ρ", s: "σ", t: "τ", u: "υ", f: "φ", x: "χ", y: "ψ", w: "ω", v: "ϝ",
-};
-const BETA_MARKS = { ")": ["\u0313", 0], "(": ["\u0314", 0], "+": ["\u0308", 0], "/": ["\u0301", 1], "\\": ["\u0300", 1], "=": ["\u0342", 1], "|": ["\u0345", 2] };
-const SIGMAS = { 1: "σ", 2: "ς", 3: "ϲ" };
-
-function looksLikeBetaCode(text) {
-  return /^[\x00-\x7f]*$/.test(text) && /[a-z]/i.test(text);
-}
-
-// The Greek that Beta Code `text` spells (NFC), or null when it is not Beta Code.
-export function betaToGreek(text) {
-  const out = [];
-  let i = 0;
-  const marks = () => {
-    const found = [];
-    while (i < text.length && text[i] in BETA_MARKS) found.push(BETA_MARKS[text[i++]]);
-    return found;
-  };
-  const withMarks = (letter, found) => letter + found.sort((a, b) => a[1] - b[1]).map((m) => m[0]).join("");
-  while (i < text.length) {
-    const ch = text[i];
-    if (ch === "*") {
-      i += 1;
-      const before = marks();
-      if (i >= text.length || !(text[i].toLowerCase() in BETA_LETTERS)) return null;
-      const letter = BETA_LETTERS[text[i++].toLowerCase()].toUpperCase();
-      out.push(withMarks(letter, before.concat(marks())));
-    } else if (ch.toLowerCase() in BETA_LETTERS) {
-      i += 1;
-      let letter = BETA_LETTERS[ch.toLowerCase()];
-      if (letter === "σ" && text[i] in SIGMAS) letter = SIGMAS[text[i++]];
-      else if (letter === "σ") {
-        let j = i;
-        while (j < text.length && text[j] in BETA_MARKS) j += 1;
-        if (j >= text.length || !(text[j].toLowerCase() in BETA_LETTERS || text[j] === "*")) letter = "ς";
-      }
-      out.push(withMarks(letter, marks()));
-    } else if (/[\s.,-]/.test(ch)) {
-      out.push(ch);
-      i += 1;
-    } else {
-      return null;
-    }
-  }
-  return out.join("").normalize("NFC");
+// The fields a parse form asks for, from the server's vocabulary: a verb's by its mood once chosen.
+function fieldsFor(vocabulary, pos, parse) {
+  if (!pos) return [];
+  return (pos === "V" && vocabulary.verb_fields[parse.mood]) || vocabulary.fields[pos] || [];
 }
 
 // -- the board ----------------------------------------------------------------------------------------------------
 const sq = (row, col) => `${COLUMNS[col]}${row + 1}`;
-const rc = (name) => [Number(name.slice(1)) - 1, COLUMNS.indexOf(name[0])];
-
-// The words (lists of squares, main word first) that `placed` forms on `board`, or an explanation why none.
-export function wordsFormed(board, placed) {
-  const isTile = (r, c) => r >= 0 && c >= 0 && r < SIZE && c < SIZE && (sq(r, c) in board || sq(r, c) in placed);
-  const spots = Object.keys(placed).map(rc).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  if (!spots.length) return { words: [] };
-  const rows = new Set(spots.map((s) => s[0]));
-  const cols = new Set(spots.map((s) => s[1]));
-  if (rows.size > 1 && cols.size > 1) return { words: [], problem: "All tiles of a move go in one line, across or down." };
-  const across = [0, 1];
-  const down = [1, 0];
-  const directions = spots.length === 1 ? [across, down] : [rows.size === 1 ? across : down];
-  const [dr, dc] = directions[0];
-  const last = spots[spots.length - 1];
-  for (let [r, c] = spots[0]; r !== last[0] || c !== last[1];) {
-    r += dr; c += dc;
-    if (!isTile(r, c)) return { words: [], problem: `The word has a gap at ${sq(r, c)}.` };
-  }
-  const run = ([r, c], [sr, sc]) => {
-    while (isTile(r - sr, c - sc)) { r -= sr; c -= sc; }
-    const squares = [];
-    for (; isTile(r, c); r += sr, c += sc) squares.push(sq(r, c));
-    return squares;
-  };
-  const words = directions.map((d) => run(spots[0], d)).filter((w) => w.length > 1);
-  if (spots.length > 1) {
-    const cross = directions[0] === across ? down : across;
-    for (const spot of spots) {
-      const w = run(spot, cross);
-      if (w.length > 1) words.push(w);
-    }
-  }
-  return { words, problem: words.length ? "" : "Single-letter words are not allowed." };
-}
-
-// A word's base score as the rules count it: premiums only under the newly laid tiles.
-function wordScore(squares, board, placed, premiums) {
-  let total = 0;
-  let factor = 1;
-  for (const name of squares) {
-    if (name in placed) {
-      total += placed[name].value * (LETTER_FACTOR[premiums[name]] || 1);
-      factor *= WORD_FACTOR[premiums[name]] || 1;
-    } else {
-      total += board[name].value;
-    }
-  }
-  return total * factor;
-}
 
 // -- what the player is putting together survives re-renders ----------------------------------------------------
 let draft = { placed: [], selected: null, blankAt: null, exchanging: false, exchange: [] };
 const parses = {}; // "play:ΛΟΓΟΣ" / "quiz3:ΛΟΓΟΣ" -> { lemma, pos, parse }
 const suggestion = { text: "", square: "", direction: "" };
+// The server's previews: of the play being laid (words, scores, bonus, total, lemmas) and of the quiz answer being
+// typed (lemmas). `key` is the action last asked about; an answer to an older one is dropped.
+const previews = { play: { key: null, tiles: null, result: null, error: "" }, quiz: { key: null, tiles: null, result: null, error: "" } };
+let latest = null; // { container, ctx } of the last render, for redraws after a click or a preview
+
+function redraw() {
+  if (latest) render(latest.container, latest.ctx);
+}
+
+function askPreview(slot, action, ctx) {
+  const key = JSON.stringify(action);
+  if (slot.key === key) return;
+  const tiles = JSON.stringify(action.tiles ?? null);
+  if (slot.tiles !== tiles) { slot.result = null; slot.error = ""; }
+  slot.key = key;
+  slot.tiles = tiles;
+  ctx.preview(action).then(
+    (result) => { if (slot.key === key) { slot.result = result; slot.error = ""; redraw(); } },
+    (error) => { if (slot.key === key) { slot.result = null; slot.error = error.message; redraw(); } },
+  );
+}
+
+function resetPreview(slot) {
+  Object.assign(slot, { key: null, tiles: null, result: null, error: "" });
+}
+
+// A lemma as the server read it: "→ λόγος" for Beta Code, "→ not Beta Code" when it is neither, nothing for Greek.
+function lemmaShown(slot, word, lemma) {
+  const found = (slot.result?.lemmas || []).find((l) => l.word === word && l.lemma === lemma.trim());
+  if (!found || !found.beta_code) return "";
+  return found.greek ? `→ ${found.greek}` : "→ not Beta Code";
+}
+
+// The lemmas typed so far for `words`, as a preview reads them.
+function lemmasOf(words, prefix) {
+  return words.filter((w) => parseFor(`${prefix}:${w}`).lemma.trim()).map((w) => ({ word: w, lemma: parseFor(`${prefix}:${w}`).lemma.trim() }));
+}
 
 function syncDraft(view, ctx) {
   const rack = new Set((view.racks?.[String(ctx.seat)] || []).map((t) => t.id));
@@ -160,7 +69,7 @@ function syncDraft(view, ctx) {
   draft.exchange = draft.exchange.filter((id) => rack.has(id));
   if (!rack.has(draft.selected)) draft.selected = null;
   if (!draft.placed.some((p) => p.square === draft.blankAt)) draft.blankAt = null;
-  if (!(view.actions || []).includes("play")) draft = { placed: [], selected: null, blankAt: null, exchanging: false, exchange: [] };
+  if (!view.can.has("play")) draft = { placed: [], selected: null, blankAt: null, exchanging: false, exchange: [] };
 }
 
 function parseFor(key) {
@@ -169,8 +78,8 @@ function parseFor(key) {
 }
 
 // The parse as the server reads it: only the fields this part of speech (and mood) uses.
-function payload(word, entry) {
-  const fields = fieldsFor(entry.pos, entry.parse);
+function payload(vocabulary, word, entry) {
+  const fields = fieldsFor(vocabulary, entry.pos, entry.parse);
   const parse = {};
   for (const name of fields) if (entry.parse[name]) parse[name] = entry.parse[name];
   return { word, lemma: entry.lemma.trim(), pos: entry.pos, parse };
@@ -194,26 +103,23 @@ function select(label, options, value, onChange, testid) {
     options.map(([v, text]) => el("option", { value: v, selected: v === value }, text)));
 }
 
-// One word's parse form: lemma (Greek with or without accents, or Beta Code, shown converted as it is typed),
-// part of speech, then the fields that part of speech and mood use.
-function parseForm(word, key, ctx, extra = "") {
+// One word's parse form: lemma (Greek with or without accents, or Beta Code, shown as the server reads it),
+// part of speech, then the fields that part of speech (and a verb's mood) has, all from the server's vocabulary.
+// `onLemma` asks the server for a new preview of the lemma as it is typed.
+function parseForm(view, word, key, slot, onLemma, extra = "") {
+  const vocabulary = view.vocabulary;
   const entry = parseFor(key);
-  const preview = el("span", { className: "gr-preview greek", lang: "grc", "data-testid": "lemma-preview" });
-  const showPreview = () => {
-    const text = entry.lemma.trim();
-    const converted = looksLikeBetaCode(text) ? betaToGreek(text) : null;
-    preview.textContent = looksLikeBetaCode(text) ? (converted ? `→ ${converted}` : "→ not Beta Code") : "";
-  };
-  showPreview();
+  const preview = el("span", { className: "gr-preview greek", lang: "grc", "data-testid": "lemma-preview" }, lemmaShown(slot, word, entry.lemma));
   const lemma = el("input", {
     type: "text", value: entry.lemma, maxLength: 60, autocomplete: "off", spellcheck: false, lang: "grc", className: "greek",
     "aria-label": `Lemma of ${word}`, placeholder: "λόγος or lo/gos", dataset: { focus: `Lemma of ${word}` },
-    on: { input: (e) => { entry.lemma = e.target.value; showPreview(); } },
+    on: { input: (e) => { entry.lemma = e.target.value; preview.textContent = lemmaShown(slot, word, entry.lemma); onLemma(); } },
   });
-  const rerender = (change) => { change(); ctx.rerender(); };
-  const fields = fieldsFor(entry.pos, entry.parse).map((name) => {
-    const choices = Object.entries(VALUES[name]).map(([v, text]) => [v, text]);
-    const blankChoice = OPTIONAL.has(name) ? ["", "none"] : ["", `${name}…`];
+  const rerender = (change) => { change(); redraw(); };
+  const optional = new Set(vocabulary.optional);
+  const fields = fieldsFor(vocabulary, entry.pos, entry.parse).map((name) => {
+    const choices = Object.entries(vocabulary.values[name]);
+    const blankChoice = optional.has(name) ? ["", "none"] : ["", `${name}…`];
     return el("label", { className: "gr-field" }, el("span", {}, name),
       select(`${name} of ${word}`, [blankChoice, ...choices], entry.parse[name] || "", (v) => rerender(() => { entry.parse[name] = v; })));
   });
@@ -221,7 +127,7 @@ function parseForm(word, key, ctx, extra = "") {
     el("div", { className: "gr-parse-word" }, greek(word, { className: "greek gr-word" }), extra),
     el("label", { className: "gr-field" }, el("span", {}, "lemma"), lemma, preview),
     el("label", { className: "gr-field" }, el("span", {}, "part of speech"),
-      select(`Part of speech of ${word}`, [["", "choose…"], ...Object.entries(POS)], entry.pos, (v) => rerender(() => { entry.pos = v; }))),
+      select(`Part of speech of ${word}`, [["", "choose…"], ...Object.entries(vocabulary.pos)], entry.pos, (v) => rerender(() => { entry.pos = v; }))),
     fields);
 }
 
@@ -236,15 +142,17 @@ function describeAnalysis(word) {
 // -- sections -----------------------------------------------------------------------------------------------------
 function scoresSection(view, ctx) {
   const seats = ctx.table.players.map((p) => p.seat);
-  const row = (label, key) => el("tr", {}, el("th", {}, label),
-    seats.map((s) => el("td", { className: "num", "data-testid": `${key}-${s}` }, String(view.totals[key][s]))));
+  const { parts, total, provisional } = view.scores;
+  const row = (label, key, values) => el("tr", {}, el("th", {}, label),
+    seats.map((s) => el("td", { className: "num", "data-testid": `${key}-${s}` }, String(values[s]))));
   return el("section", { className: "card gr-status" },
     el("div", { className: "gr-facts" },
       el("span", { className: "chip", "data-testid": "bag" }, `Bag: ${view.bag} tile${view.bag === 1 ? "" : "s"}`),
       el("span", { className: "chip", "data-testid": "phase" }, phaseText(view, ctx))),
     el("table", { className: "table gr-scores", "data-testid": "scores" },
       el("thead", {}, el("tr", {}, el("th", {}, ""), seats.map((s) => el("th", { className: `num${view.turn === s ? " is-turn" : ""}` }, ctx.name(s))))),
-      el("tbody", {}, row("Learning", "learning"), row("Teaching", "teaching"), row("Total", "final"))));
+      el("tbody", {}, row(provisional ? "Play (so far)" : "Play", "play", parts.play), row("Learning", "learning", parts.learning),
+        row("Teaching", "teaching", parts.teaching), row("Total", "final", total))));
 }
 
 function phaseText(view, ctx) {
@@ -258,15 +166,15 @@ function phaseText(view, ctx) {
 }
 
 function boardSection(view, ctx) {
-  const can = new Set(view.actions || []);
+  const can = view.can;
   const placed = Object.fromEntries(draft.placed.map((p) => [p.square, p]));
   const rackTiles = new Map((view.racks?.[String(ctx.seat)] || []).map((t) => [t.id, t]));
   const hinted = Object.fromEntries((view.hint?.tiles || []).map((t) => [t.square, t]));
   const cells = [el("span", { className: "gr-corner" })];
   for (const c of COLUMNS) cells.push(el("span", { className: "gr-head" }, c));
-  for (let r = 0; r < SIZE; r += 1) {
+  for (let r = 0; r < view.size; r += 1) {
     cells.push(el("span", { className: "gr-head" }, String(r + 1)));
-    for (let c = 0; c < SIZE; c += 1) {
+    for (let c = 0; c < view.size; c += 1) {
       const name = sq(r, c);
       const onBoard = view.board[name];
       const mine = placed[name];
@@ -279,7 +187,7 @@ function boardSection(view, ctx) {
         const face = rackTiles.get(mine.tile);
         content = tile(mine.letter || "?", face.value, {
           blank: face.letter === "", extra: " is-new", label: `Take ${mine.letter || "the blank"} back from ${name}`,
-          onClick: () => { draft.placed = draft.placed.filter((p) => p !== mine); ctx.rerender(); },
+          onClick: () => { draft.placed = draft.placed.filter((p) => p !== mine); redraw(); },
         });
       } else if (hint) {
         content = tile(hint.letter, hint.blank ? 0 : rackTiles.get(hint.tile)?.value ?? 0, { blank: hint.blank, extra: " is-hint" });
@@ -304,31 +212,31 @@ function placeSelected(name, rackTiles, ctx) {
   draft.placed.push({ tile: draft.selected, square: name, letter: face.letter });
   if (face.letter === "") draft.blankAt = name;
   draft.selected = null;
-  ctx.rerender();
+  redraw();
 }
 
-function keyboard(ctx) {
+function keyboard(view) {
   const choose = (letter) => {
     const p = draft.placed.find((x) => x.square === draft.blankAt);
     if (p) p.letter = letter;
     draft.blankAt = null;
-    ctx.rerender();
+    redraw();
   };
   return el("div", { className: "gr-keyboard", "data-testid": "keyboard", role: "group", "aria-label": "The blank's letter" },
     el("p", {}, `Which letter is the blank on ${draft.blankAt}?`),
-    [...ALPHABET].map((letter) => el("button", { className: "btn gr-key greek", lang: "grc", type: "button", on: { click: () => choose(letter) } }, letter)));
+    [...view.alphabet].map((letter) => el("button", { className: "btn gr-key greek", lang: "grc", type: "button", on: { click: () => choose(letter) } }, letter)));
 }
 
 function rackSection(view, ctx) {
-  const can = new Set(view.actions || []);
+  const can = view.can;
   const rack = view.racks?.[String(ctx.seat)];
   if (!rack) return "";
   const laid = new Set(draft.placed.map((p) => p.tile));
   const tiles = rack.filter((t) => !laid.has(t.id)).map((t) => {
     const picked = draft.exchanging ? draft.exchange.includes(t.id) : draft.selected === t.id;
     const onClick = draft.exchanging
-      ? () => { draft.exchange = picked ? draft.exchange.filter((id) => id !== t.id) : [...draft.exchange, t.id]; ctx.rerender(); }
-      : can.has("play") ? () => { draft.selected = picked ? null : t.id; ctx.rerender(); } : undefined;
+      ? () => { draft.exchange = picked ? draft.exchange.filter((id) => id !== t.id) : [...draft.exchange, t.id]; redraw(); }
+      : can.has("play") ? () => { draft.selected = picked ? null : t.id; redraw(); } : undefined;
     const verb = draft.exchanging ? (picked ? "Keep" : "Exchange") : (picked ? "Put down" : "Pick up");
     return tile(t.letter, t.value, {
       blank: t.letter === "", extra: picked ? " is-picked" : "", label: `${verb} ${t.letter || "the blank"}`, onClick,
@@ -343,9 +251,9 @@ function rackSection(view, ctx) {
     if (draft.exchanging) {
       controls.push(el("button", { className: "btn btn-primary", type: "button", disabled: !draft.exchange.length,
         on: { click: () => ctx.send({ type: "exchange", tiles: draft.exchange }) } }, `Exchange ${draft.exchange.length} tile${draft.exchange.length === 1 ? "" : "s"}`));
-      controls.push(el("button", { className: "btn", type: "button", on: { click: () => { draft.exchanging = false; draft.exchange = []; ctx.rerender(); } } }, "Cancel exchange"));
+      controls.push(el("button", { className: "btn", type: "button", on: { click: () => { draft.exchanging = false; draft.exchange = []; redraw(); } } }, "Cancel exchange"));
     } else {
-      controls.push(el("button", { className: "btn", type: "button", on: { click: () => { draft.exchanging = true; draft.placed = []; draft.selected = null; ctx.rerender(); } } }, "Exchange tiles…"));
+      controls.push(el("button", { className: "btn", type: "button", on: { click: () => { draft.exchanging = true; draft.placed = []; draft.selected = null; redraw(); } } }, "Exchange tiles…"));
     }
   }
   if (can.has("pass")) controls.push(el("button", { className: "btn", type: "button", on: { click: () => ctx.send({ type: "pass" }) } }, "Pass"));
@@ -356,7 +264,7 @@ function rackSection(view, ctx) {
   return el("section", { className: "card gr-rack-card" },
     el("h2", {}, "Your rack", draft.exchanging ? el("span", { className: "muted" }, " · choose the tiles to put back in the bag") : ""),
     el("div", { className: "gr-rack", "data-testid": "my-rack" }, tiles),
-    draft.blankAt ? keyboard(ctx) : "",
+    draft.blankAt ? keyboard(view) : "",
     el("div", { className: "gr-controls" }, controls));
 }
 
@@ -373,33 +281,33 @@ function hintSection(view) {
 }
 
 function moveSection(view, ctx) {
-  if (!(view.actions || []).includes("play") || !draft.placed.length) return "";
-  const placed = {};
+  const slot = previews.play;
+  if (!view.can.has("play") || !draft.placed.length) { resetPreview(slot); return ""; }
   const rackTiles = new Map(view.racks[String(ctx.seat)].map((t) => [t.id, t]));
-  for (const p of draft.placed) placed[p.square] = { letter: p.letter, value: rackTiles.get(p.tile).value };
-  const { words, problem } = wordsFormed(view.board, placed);
-  const spell = (squares) => squares.map((s) => (placed[s] || view.board[s]).letter || "?").join("");
-  const ready = !problem && !draft.placed.some((p) => !p.letter);
-  const formed = ready ? words.map((w) => ({ word: spell(w), score: wordScore(w, view.board, placed, view.premiums) })) : [];
-  const unique = [...new Map(formed.map((w) => [w.word, w])).values()];
-  const send = () => ctx.send({
-    type: "play",
-    tiles: draft.placed.map((p) => ({ tile: p.tile, square: p.square, ...(rackTiles.get(p.tile).letter === "" ? { letter: p.letter } : {}) })),
-    parses: unique.map((w) => payload(w.word, parseFor(`play:${w.word}`))),
-  });
+  const blankLeft = draft.placed.some((p) => !p.letter);
+  const tiles = draft.placed.map((p) => ({ tile: p.tile, square: p.square, ...(rackTiles.get(p.tile).letter === "" ? { letter: p.letter } : {}) }));
+  const words = [...new Set((slot.result?.words || []).map((w) => w.word))];
+  const previewAction = () => ({ type: "play", tiles, parses: lemmasOf(words, "play") });
+  if (blankLeft) resetPreview(slot);
+  else askPreview(slot, previewAction(), ctx);
+  const scored = new Map((slot.result?.words || []).map((w) => [w.word, w.score]));
+  const send = () => ctx.send({ type: "play", tiles, parses: words.map((w) => payload(view.vocabulary, w, parseFor(`play:${w}`))) });
+  const result = slot.result;
   return el("section", { className: "card gr-move", "data-testid": "move" },
     el("h2", {}, "Your move"),
-    problem ? el("p", { className: "message message-error" }, problem) : "",
-    draft.placed.some((p) => !p.letter) ? el("p", { className: "help" }, "Choose the blank's letter first.") : "",
-    unique.map((w) => parseForm(w.word, `play:${w.word}`, ctx, el("span", { className: "muted" }, ` ${w.score} points`))),
+    slot.error ? el("p", { className: "message message-error" }, slot.error) : "",
+    blankLeft ? el("p", { className: "help" }, "Choose the blank's letter first.") : "",
+    result ? el("p", { "data-testid": "move-score" }, result.words.map((w, i) => [i ? ", " : "", greek(w.word, { className: "greek gr-word" }), ` ${w.score}`]),
+      result.bonus ? ` + ${result.bonus} bonus` : "", ` = ${result.total} point${result.total === 1 ? "" : "s"}`) : "",
+    words.map((w) => parseForm(view, w, `play:${w}`, slot, () => askPreview(slot, previewAction(), ctx), el("span", { className: "muted" }, ` ${scored.get(w)} points`))),
     el("div", { className: "gr-controls" },
-      el("button", { className: "btn btn-primary", type: "button", disabled: !unique.length, "data-testid": "play", on: { click: send } },
-        `Play ${unique.map((w) => w.word).join(", ")}`),
-      el("button", { className: "btn", type: "button", on: { click: () => { draft.placed = []; draft.blankAt = null; ctx.rerender(); } } }, "Take all back")));
+      el("button", { className: "btn btn-primary", type: "button", disabled: !words.length || blankLeft, "data-testid": "play", on: { click: send } },
+        `Play ${words.join(", ")}`),
+      el("button", { className: "btn", type: "button", on: { click: () => { draft.placed = []; draft.blankAt = null; redraw(); } } }, "Take all back")));
 }
 
 function suggestionsSection(view, ctx) {
-  const can = (view.actions || []).includes("suggest");
+  const can = view.can.has("suggest");
   if (view.phase !== "play" || (!can && !view.suggestions.length)) return "";
   const list = view.suggestions.map((s) => el("li", {}, `${s.seat === null ? "The teacher" : ctx.name(s.seat)}: `, greek(s.text),
     s.square ? ` at ${s.square}` : "", s.direction ? ` ${s.direction}` : ""));
@@ -419,18 +327,19 @@ function suggestionsSection(view, ctx) {
     el("h2", {}, "Suggestions"), list.length ? el("ul", { className: "list" }, list) : el("p", { className: "muted" }, "None yet."), form);
 }
 
-function givenText(given) {
+function givenText(view, given) {
   if (!given) return "";
-  const fields = Object.entries(given.parse || {}).map(([n, v]) => VALUES[n]?.[v] || v).join(" ");
-  return [greek(given.lemma), `, ${POS[given.pos] || given.pos}${fields ? ` ${fields}` : ""}`];
+  const { pos, values } = view.vocabulary;
+  const fields = Object.entries(given.parse || {}).map(([n, v]) => values[n]?.[v] || v).join(" ");
+  return [greek(given.lemma), `, ${pos[given.pos] || given.pos}${fields ? ` ${fields}` : ""}`];
 }
 
 function approvalSection(view, ctx) {
   const pending = view.pending;
   if (!pending) return "";
-  const can = new Set(view.actions || []);
+  const can = view.can;
   const words = pending.words.map((w) => el("li", {}, greek(w.word, { className: "greek gr-word" }), ` (${w.score}) `,
-    pending.unknown.includes(w.word) ? el("span", { className: "badge badge-warn" }, "not in the lexicon") : "", " — ", givenText(w.given)));
+    pending.unknown.includes(w.word) ? el("span", { className: "badge badge-warn" }, "not in the lexicon") : "", " — ", givenText(view, w.given)));
   let controls = el("p", { className: "muted" }, "The teacher decides whether these words stand.");
   if (can.has("approve")) {
     const gloss = el("input", { type: "text", maxLength: 200, "aria-label": "Gloss (meaning)", placeholder: "meaning, for the quiz" });
@@ -446,15 +355,17 @@ function approvalSection(view, ctx) {
 function quizSection(view, ctx) {
   if (view.phase !== "quiz") return "";
   const play = view.sheet[view.quiz.play];
-  const can = new Set(view.actions || []);
+  const can = view.can;
   const answered = view.quiz.answered;
   const words = [...new Set(play.words.map((w) => w.word))];
   const key = (word) => `quiz${play.number}:${word}`;
   const body = [];
   if (can.has("answer")) {
-    body.push(words.map((w) => parseForm(w, key(w), ctx)));
+    const slot = previews.quiz;
+    const ask = () => askPreview(slot, { type: "answer", parses: lemmasOf(words, `quiz${play.number}`) }, ctx);
+    body.push(words.map((w) => parseForm(view, w, key(w), slot, ask)));
     body.push(el("button", { className: "btn btn-primary", type: "button", "data-testid": "answer",
-      on: { click: () => ctx.send({ type: "answer", parses: words.map((w) => payload(w, parseFor(key(w)))) }) } },
+      on: { click: () => ctx.send({ type: "answer", parses: words.map((w) => payload(view.vocabulary, w, parseFor(key(w)))) }) } },
     answered.includes(ctx.seat) ? "Change my answer" : "Submit my parse"));
   }
   if (can.has("close")) {
@@ -477,7 +388,7 @@ function creditControl(play, seat, ctx) {
 
 function sheetSection(view, ctx) {
   if (!view.sheet.length) return "";
-  const can = new Set(view.actions || []);
+  const can = view.can;
   const seats = ctx.table.players.map((p) => p.seat);
   const current = view.phase === "quiz" ? view.quiz.play : null;
   const plays = view.sheet.map((play) => {
@@ -488,7 +399,7 @@ function sheetSection(view, ctx) {
       let verdict = "—";
       if (r) verdict = !r.answered ? "no answer" : r.perfect ? "perfect" : `wrong: ${r.wrong.map((w, i) => (w.length ? `${play.words[i].word} ${w.join(", ")}` : "")).filter(Boolean).join("; ")}`;
       return el("li", {}, `${ctx.name(s)}: `, play.marked ? `${play.learning[String(s)] ?? 0} learning (${verdict})` : "",
-        r?.given ? el("span", { className: "muted" }, " — ", r.given.map((g, i) => [i ? "; " : "", givenText(g)])) : "",
+        r?.given ? el("span", { className: "muted" }, " — ", r.given.map((g, i) => [i ? "; " : "", givenText(view, g)])) : "",
         creditable ? creditControl(play, s, ctx) : "");
     });
     return el("li", { className: `gr-play${play.number === current ? " is-current" : ""}`, "data-testid": "sheet-play" },
@@ -513,20 +424,17 @@ function othersSection(view, ctx) {
       rack ? el("div", { className: "gr-rack" }, rack.map((t) => tile(t.letter, t.value, { blank: t.letter === "" })))
         : el("span", { className: "muted" }, `${view.rack_sizes[p.seat]} tiles`));
   });
-  const teacherActions = (view.actions || []).includes("end_play")
+  const teacherActions = view.can.has("end_play")
     ? el("button", { className: "btn", type: "button", on: { click: () => ctx.send({ type: "end_play" }) } }, "End the play and start the quiz") : "";
   return el("section", { className: "card gr-others" }, el("h2", {}, view.options.open_racks ? "Racks" : "Players"), racks, teacherActions);
 }
 
 // -- the renderer's interface -------------------------------------------------------------------------------------
-export function myTurn(view, ctx) {
-  if (view.phase === "play") return view.turn === ctx.seat;
-  return view.phase === "quiz" && (view.actions || []).includes("answer") && !view.quiz.answered.includes(ctx.seat);
-}
-
+// The turn banner's words; `view` is the envelope (the page calls this with it).
 export function prompt(view, ctx) {
-  if (view.phase === "play" && view.turn === ctx.seat) return "lay tiles and parse every word, exchange or pass.";
-  if (view.phase === "quiz") return myTurn(view, ctx) ? "parse the words of this turn." : "the quiz waits for the others.";
+  const mine = ctx.seat !== null && view.to_act.includes(ctx.seat);
+  if (view.phase === "play" && mine) return "lay tiles and parse every word, exchange or pass.";
+  if (view.phase === "quiz") return mine ? "parse the words of this turn." : "the quiz waits for the others.";
   if (view.phase === "approval") return ctx.isTeacher ? "approve or reject the word." : "waiting for the teacher to approve a word.";
   if (view.phase === "review") return ctx.isTeacher ? "give any partial credit, then finish the game." : "the teacher is reviewing the quiz.";
   return "";
@@ -560,9 +468,21 @@ export function describe(event, ctx) {
   }
 }
 
+// The game's part of the view (body) with what this renderer needs of the envelope: the phase, the scores, the
+// actions offered (by type) and the seat on turn.
+function gameView(envelope) {
+  return {
+    ...envelope.body,
+    phase: envelope.phase,
+    scores: envelope.scores,
+    can: new Set(envelope.actions.map((a) => a.type)),
+    turn: envelope.phase === "play" ? envelope.to_act[0] ?? null : null,
+  };
+}
+
 export function render(container, ctx) {
-  const { view } = ctx;
-  ctx.rerender = () => render(container, ctx);
+  latest = { container, ctx };
+  const view = gameView(ctx.view);
   syncDraft(view, ctx);
   // Keep the caret where the player was typing when someone else's move redraws the page.
   const active = document.activeElement;

@@ -1,5 +1,7 @@
 // Palabras Cortas: your hand (click cards to build words), the stock and discard pile, everyone's card counts
 // (never their cards), the words laid, the challenge review, and the scores per hand with the bonuses and why.
+// Reads the game's part of the view from view.body and what the viewer may do from view.actions (with their
+// choices); the server decides every rule, score and refusal.
 import { el } from "../dom.js";
 
 // Words being built from the hand survive re-renders; cards that leave the hand drop out of them.
@@ -39,16 +41,23 @@ function spelled(ids, byId) {
   return ids.map((id) => byId.get(id).letters).join("");
 }
 
-function points(ids, byId) {
-  return ids.reduce((sum, id) => sum + byId.get(id).points, 0);
+function offered(view) {
+  return new Set(view.actions.map((a) => a.type));
+}
+
+// The legal values the server lists for one field of an offered action ([] when it is not offered).
+function choicesOf(view, type, field) {
+  const spec = view.actions.find((a) => a.type === type);
+  return spec?.fields.find((f) => f.name === field)?.choices || [];
 }
 
 export function prompt(view) {
+  const wentOut = view.body.went_out;
   if (view.phase === "review") return "challenge a word or say you are ready.";
-  if (view.phase === "draw" && view.went_out !== null) return "your last turn: draw, then lay your words and discard.";
+  if (view.phase === "draw" && wentOut !== null) return "your last turn: draw, then lay your words and discard.";
   if (view.phase === "draw") return "draw from the stock or take the discard.";
   if (view.phase === "discard") {
-    return view.went_out === null ? "discard a card, or build words and go out." : "your last turn: lay your words and discard.";
+    return wentOut === null ? "discard a card, or build words and go out." : "your last turn: lay your words and discard.";
   }
   return "";
 }
@@ -76,31 +85,33 @@ export function describe(event, ctx) {
 }
 
 function pilesSection(view, ctx) {
-  const can = new Set(view.actions || []);
+  const can = offered(view);
+  const body = view.body;
   const stock = el("button", {
     className: "pc-pile pc-stock", type: "button", disabled: !can.has("draw_stock"), "data-testid": "stock",
     on: { click: () => ctx.send({ type: "draw_stock" }) },
-  }, el("span", { className: "pc-pile-name" }, "Stock"), el("span", {}, `${view.stock_count} cards`));
-  const top = view.discard_top;
+  }, el("span", { className: "pc-pile-name" }, "Stock"), el("span", {}, `${body.stock_count} cards`));
+  const top = body.discard_top;
   const discard = el("div", { className: "pc-pile pc-discard" },
-    el("span", { className: "pc-pile-name" }, `Discard pile (${view.discard_count})`),
+    el("span", { className: "pc-pile-name" }, `Discard pile (${body.discard_count})`),
     top ? card(top, can.has("draw_discard") ? { onClick: () => ctx.send({ type: "draw_discard" }), label: `Take the discard ${top.letters}`, testid: "discard-top" } : { testid: "discard-top" }) : "empty");
   return el("section", { className: "card pc-center" },
-    el("h2", {}, `Hand ${view.hand_number} of ${view.hands_in_game}`, el("span", { className: "muted" }, ` · ${view.hand_size} cards · ${ctx.name(view.dealer)} dealt`)),
+    el("h2", {}, `Hand ${body.hand_number} of ${body.hands_in_game}`, el("span", { className: "muted" }, ` · ${body.hand_size} cards · ${ctx.name(body.dealer)} dealt`)),
     el("div", { className: "pc-piles" }, stock, discard));
 }
 
 function playersSection(view, ctx) {
+  const body = view.body;
   const rows = ctx.table.players.map((p) => {
-    const words = view.words[p.seat] || [];
-    return el("tr", { className: `${view.turn === p.seat ? "is-turn" : ""}${p.removed ? " is-removed" : ""}`, dataset: { seat: p.seat } },
+    const words = body.words[p.seat] || [];
+    return el("tr", { className: `${view.to_act.includes(p.seat) ? "is-turn" : ""}${p.removed ? " is-removed" : ""}`, dataset: { seat: p.seat } },
       el("td", {}, p.seat === ctx.seat ? `${p.name} (you)` : p.name,
-        view.went_out === p.seat ? el("span", { className: "badge" }, "out") : "",
-        view.ready.includes(p.seat) ? el("span", { className: "badge badge-ok" }, "ready") : "",
+        body.went_out === p.seat ? el("span", { className: "badge" }, "out") : "",
+        body.ready.includes(p.seat) ? el("span", { className: "badge badge-ok" }, "ready") : "",
         p.removed ? " (removed)" : ""),
-      el("td", { className: "num", "data-testid": `count-${p.seat}` }, String(view.hand_counts[p.seat])),
+      el("td", { className: "num", "data-testid": `count-${p.seat}` }, String(body.hand_counts[p.seat])),
       el("td", {}, words.length ? words.map((w, i) => wordChip(w, p.seat, i, view, ctx)) : el("span", { className: "muted" }, "—")),
-      el("td", { className: "num", "data-testid": `total-${p.seat}` }, String(view.totals[p.seat])));
+      el("td", { className: "num", "data-testid": `total-${p.seat}` }, String(view.scores.total[p.seat])));
   });
   return el("section", { className: "card" }, el("h2", {}, "Players"),
     el("table", { className: "table pc-players" },
@@ -110,7 +121,7 @@ function playersSection(view, ctx) {
 
 function wordChip(word, owner, index, view, ctx) {
   const challenge = word.challenge;
-  const canChallenge = (view.actions || []).includes("challenge") && owner !== ctx.seat && !challenge;
+  const canChallenge = choicesOf(view, "challenge", "seat").includes(owner) && !challenge;
   const verdict = challenge ? (challenge.valid ? " ✓ stands" : " ✗ refused") : "";
   return el("span", { className: `pc-word${challenge && !challenge.valid ? " is-refused" : ""}` },
     el("span", { lang: "es" }, word.word), el("small", {}, ` ${word.points} pts${verdict}`),
@@ -118,12 +129,12 @@ function wordChip(word, owner, index, view, ctx) {
 }
 
 function handSection(view, ctx) {
-  const byId = faces(view);
+  const byId = faces(view.body);
   const used = usedIds();
-  const can = new Set(view.actions || []);
+  const can = offered(view);
   const canLay = can.has("go_out") || can.has("lay_down");
   const rerender = () => ctx.rerender();
-  const handCards = view.hand.map((c) => card(c, {
+  const handCards = view.body.hand.map((c) => card(c, {
     used: used.has(c.id),
     label: used.has(c.id) ? `${c.letters} is in a word` : `Add ${c.letters} to the word`,
     testid: "hand-card",
@@ -131,13 +142,13 @@ function handSection(view, ctx) {
   }));
   const words = building.words.map((ids, i) => el("div", { className: "pc-build", "data-testid": "built-word" },
     ids.length ? ids.map((id) => card(byId.get(id), { label: `Take ${byId.get(id).letters} back`, onClick: () => { ids.splice(ids.indexOf(id), 1); rerender(); } })) : el("span", { className: "muted" }, "Click cards of your hand to spell a word."),
-    ids.length ? el("span", { className: "pc-build-text" }, el("strong", { lang: "es" }, spelled(ids, byId)), ` ${points(ids, byId)} pts${ids.length < 2 ? " (a word needs two cards)" : ""}`) : "",
+    ids.length ? el("span", { className: "pc-build-text" }, el("strong", { lang: "es" }, spelled(ids, byId))) : "",
     building.words.length > 1 ? el("button", { className: "btn btn-small", type: "button", on: { click: () => { building.words.splice(i, 1); rerender(); } } }, "Remove word") : ""));
   const full = building.words.filter((w) => w.length);
-  const unused = view.hand.filter((c) => !used.has(c.id));
+  const unused = view.body.hand.filter((c) => !used.has(c.id));
   const controls = [];
   if (can.has("discard") || canLay) {
-    const goingOut = can.has("go_out") && full.length > 0 && unused.length === 1;
+    const goingOut = can.has("go_out") && full.length > 0;
     const lastTurn = can.has("lay_down");
     let verb = "Discard";
     if (goingOut) verb = "Go out, discarding";
@@ -150,7 +161,7 @@ function handSection(view, ctx) {
         else ctx.send({ type: "discard", card: c.id });
       } },
     }, card(c), " "))));
-    if (can.has("go_out") && full.length && unused.length !== 1) {
+    if (can.has("go_out")) {
       controls.push(el("p", { className: "help" }, "To go out, every card but the one you discard must be in words."));
     }
   }
@@ -164,7 +175,7 @@ function handSection(view, ctx) {
 }
 
 function reviewSection(view, ctx) {
-  const can = new Set(view.actions || []);
+  const can = offered(view);
   const buttons = [];
   if (can.has("ready")) buttons.push(el("button", { className: "btn btn-primary", type: "button", "data-testid": "ready", on: { click: () => ctx.send({ type: "ready" }) } }, "I'm ready: score the hand"));
   if (can.has("advance")) buttons.push(el("button", { className: "btn btn-primary", type: "button", on: { click: () => ctx.send({ type: "advance" }) } }, "End the review and score the hand"));
@@ -174,14 +185,15 @@ function reviewSection(view, ctx) {
 }
 
 function scoresSection(view, ctx) {
-  if (!view.history.length) return "";
+  const { history } = view.body;
+  if (!history.length) return "";
   const seats = ctx.table.players.map((p) => p.seat);
-  const hands = view.history.slice().reverse().map((h) => {
+  const hands = history.slice().reverse().map((h) => {
     const head = el("tr", {}, el("th", {}, ""), seats.map((s) => el("th", { className: "num" }, ctx.name(s))));
     const line = (label, key) => el("tr", {}, el("td", {}, label), seats.map((s) => el("td", { className: "num" }, String(h.scores[String(s)]?.[key] ?? "—"))));
     const bonuses = h.bonuses.map((b) => el("li", {}, `+10 for ${b.reason}: `, (BONUS_WHY[b.why] || (() => b.why))(b, ctx)));
     const words = seats.map((s) => el("li", {}, `${ctx.name(s)}: `, (h.words[s] || []).length ? h.words[s].map((w) => el("span", { className: `pc-word${w.refused ? " is-refused" : ""}`, lang: "es" }, `${w.word} (${w.points})`)) : "no words"));
-    return el("details", { className: "pc-history", open: h.hand_number === view.history.length, "data-testid": "hand-scores" },
+    return el("details", { className: "pc-history", open: h.hand_number === history.length, "data-testid": "hand-scores" },
       el("summary", {}, `Hand ${h.hand_number}`),
       el("ul", { className: "list" }, words),
       el("table", { className: "table" }, el("thead", {}, head), el("tbody", {},
@@ -190,7 +202,7 @@ function scoresSection(view, ctx) {
       el("ul", { className: "list" }, bonuses));
   });
   return el("section", { className: "card pc-scores", "data-testid": "scores" }, el("h2", {}, "Scores"),
-    el("p", {}, "Totals: ", seats.map((s) => el("span", { className: "chip" }, `${ctx.name(s)} ${view.totals[s]}`))),
+    el("p", {}, "Totals: ", seats.map((s) => el("span", { className: "chip" }, `${ctx.name(s)} ${view.scores.total[s]}`))),
     view.winners.length ? el("p", { className: "pc-winners" }, el("strong", {}, `Winner${view.winners.length > 1 ? "s" : ""}: ${view.winners.map(ctx.name).join(", ")}`)) : "",
     hands);
 }
@@ -198,10 +210,10 @@ function scoresSection(view, ctx) {
 export function render(container, ctx) {
   const { view } = ctx;
   ctx.rerender = () => render(container, ctx);
-  if (view.hand) syncBuilding(view);
+  if (view.body.hand) syncBuilding(view.body);
   container.replaceChildren(el("div", { className: "pc" },
     pilesSection(view, ctx),
-    view.hand && view.phase !== "finished" ? handSection(view, ctx) : "",
+    view.body.hand && !view.finished ? handSection(view, ctx) : "",
     view.phase === "review" ? reviewSection(view, ctx) : "",
     playersSection(view, ctx),
     scoresSection(view, ctx)));

@@ -13,6 +13,8 @@ from typing import Any
 
 from games.engine import Game, WordList, WordSet
 
+from .word_cards import GENEROUS, SPANISH, choose_palabras_cortas, choose_solitario
+
 Chooser = Callable[[Game, dict[str, Any], dict[str, Any], random.Random], dict[str, Any] | None]
 
 
@@ -98,7 +100,35 @@ CASES: dict[str, Case] = {
         games=60,
         steps=300,
     ),
+    "palabras_cortas": Case(
+        players=[2, 3, 4],
+        options=[
+            {"checking": "challenge"},
+            {"checking": "challenge", "deck": "spanish", "refused_word": "against", "floor_zero": False},
+            {"checking": "automatic", "two_player_bonus": "most"},
+        ],
+        lexicon=SPANISH,
+        choose=choose_palabras_cortas,
+        games=25,
+        steps=250,
+    ),
+    "palabras_cortas_solitario": Case(
+        options=[{"deck": "standard"}, {"deck": "spanish"}],
+        lexicon=GENEROUS,
+        choose=choose_solitario,
+        games=60,
+        steps=60,
+    ),
 }
+
+
+def _grabble() -> Case:
+    from . import grabble
+
+    return Case(players=[2, 3, 4], options=grabble.OPTIONS, lexicon=grabble.LEXICON, choose=grabble.choose, games=30)
+
+
+CASES["grabble"] = _grabble()
 
 
 def case_for(slug: str) -> Case:

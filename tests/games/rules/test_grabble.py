@@ -1,6 +1,7 @@
 """Grabble rules: setup, placement legality, scoring, parses at play, approval, helping, quiz, view."""
 
 import json
+import random
 
 import pytest
 
@@ -9,6 +10,8 @@ from games.rules import GAMES
 from games.rules.grabble import PREMIUMS, RULES, tile_bag
 from lexicons.morphology import parse_from_code
 from lexicons.normalise import greek_key
+from tests.games.contract.cases import case_for
+from tests.games.contract.harness import new_played, step
 
 
 def entry(form, lemma, pos, code, gloss=""):
@@ -296,7 +299,7 @@ def test_no_bonus_for_fewer_than_ten_tiles():
 
 
 def test_premium_layout_matches_the_spec():
-    from games.rules.grabble_board import LETTER_FACTOR, WORD_FACTOR
+    from games.rules.grabble.board import LETTER_FACTOR, WORD_FACTOR
 
     assert PREMIUMS["H1"] == "TW"
     assert WORD_FACTOR["TW"] == 3
@@ -315,7 +318,7 @@ def test_blank_takes_its_chosen_letter_and_scores_zero():
     assert state["board"]["H8"]["letter"] == "Λ"
     assert state["plays"][0]["base"] == 16
     view = RULES.view(state, None)
-    assert view["board"]["H8"] == {"letter": "Λ", "blank": True, "value": 0}
+    assert view["body"]["board"]["H8"] == {"letter": "Λ", "blank": True, "value": 0}
 
 
 def test_blank_stays_the_letter_it_was_played_as():
@@ -577,11 +580,11 @@ def test_suggestions_are_shown_until_the_turn_ends():
     helper = 1 - state["turn"]
     action = {"type": "suggest", "text": "λόγος", "square": "H8", "direction": "across"}
     state, _events = RULES.apply(state, helper, action, CTX)
-    assert RULES.view(state, None)["suggestions"] == [
+    assert RULES.view(state, None)["body"]["suggestions"] == [
         {"seat": helper, "text": "λόγος", "square": "H8", "direction": "across"}
     ]
     state, _ = RULES.apply(state, state["turn"], {"type": "pass"}, CTX)
-    assert RULES.view(state, None)["suggestions"] == []
+    assert RULES.view(state, None)["body"]["suggestions"] == []
 
 
 def test_player_on_turn_cannot_suggest_to_themselves():
@@ -601,15 +604,15 @@ def test_malformed_suggestions_refused(action):
 def test_open_game_shows_every_rack_to_everyone():
     state = new()
     view = RULES.view(state, 0)
-    assert set(view["racks"]) == {"0", "1"}
-    assert set(RULES.view(state, None)["racks"]) == {"0", "1"}
+    assert set(view["body"]["racks"]) == {"0", "1"}
+    assert set(RULES.view(state, None)["body"]["racks"]) == {"0", "1"}
 
 
 def test_hidden_racks_show_a_seat_only_its_own():
     state = new(open_racks=False)
-    assert set(RULES.view(state, 0)["racks"]) == {"0"}
-    assert RULES.view(state, None)["racks"] == {}
-    assert RULES.view(state, 1)["rack_sizes"] == [10, 10]
+    assert set(RULES.view(state, 0)["body"]["racks"]) == {"0"}
+    assert RULES.view(state, None)["body"]["racks"] == {}
+    assert RULES.view(state, 1)["body"]["rack_sizes"] == [10, 10]
 
 
 def test_hidden_rack_draws_are_private():
@@ -652,7 +655,7 @@ def test_quiz_scores_learning_and_teaching_as_the_rulebook():
     expected = [0, 0, 0]
     expected[placer] = 22 + 44
     expected[others[0]] = 22
-    assert RULES.scores(state) == expected
+    assert RULES.scores(state).total == expected
     assert score_totals(all_events, 3) == expected
     assert state["phase"] == "review"
 
@@ -660,18 +663,18 @@ def test_quiz_scores_learning_and_teaching_as_the_rulebook():
 def test_base_score_is_kept_but_is_not_a_final_point():
     state, _placer = quiz_game()
     assert state["plays"][0]["base"] == 22
-    assert RULES.scores(state) == [0, 0, 0]
+    assert RULES.scores(state).total == [0, 0, 0]
 
 
 def test_marked_turn_shows_analyses_and_results_to_everyone():
     state, _placer = quiz_game(players=2)
-    assert "analysis" not in RULES.view(state, None)["sheet"][0]["words"][0]
+    assert "analysis" not in RULES.view(state, None)["body"]["sheet"][0]["words"][0]
     state, _ = answer(state, 0, logos())
     state, _ = answer(state, 1, parse("ΛΟΓΟΣ", "λόγος", "N", NOUN_NSM | {"gender": "F"}))
-    word = RULES.view(state, None)["sheet"][0]["words"][0]
+    word = RULES.view(state, None)["body"]["sheet"][0]["words"][0]
     assert word["analysis"]["gloss"] == "word"
     assert word["description"] == "noun, nominative singular masculine"
-    results = RULES.view(state, 1)["sheet"][0]["results"]
+    results = RULES.view(state, 1)["body"]["sheet"][0]["results"]
     assert results["1"]["wrong"] == [["gender"]]
 
 
@@ -680,7 +683,7 @@ def test_teacher_closes_a_turn_without_waiting():
     state, _ = answer(state, placer, logos())
     state, _ = RULES.apply(state, None, {"type": "close"}, CTX)
     assert state["plays"][0]["learning"] == {str(placer): 22, **{str(s): 0 for s in range(3) if s != placer}}
-    assert RULES.scores(state)[placer] == 44
+    assert RULES.scores(state).total[placer] == 44
 
 
 def test_partial_credit_after_marking_moves_learning_and_teaching():
@@ -693,15 +696,15 @@ def test_partial_credit_after_marking_moves_learning_and_teaching():
     expected = [0, 0]
     expected[placer] = 22 + 33
     expected[other] = 11
-    assert RULES.scores(state) == expected
+    assert RULES.scores(state).total == expected
 
 
-def test_credit_before_marking_overrides_the_result():
+def test_credit_before_marking_overrides_the_result_of_an_answer_that_is_not_perfect():
     state, placer = quiz_game(players=2)
     other = 1 - placer
     state, _ = RULES.apply(state, None, {"type": "credit", "play": 0, "seat": other, "points": 5}, CTX)
     state, _ = answer(state, placer, logos())
-    state, _ = answer(state, other, logos())
+    state, _ = answer(state, other, parse("ΛΟΓΟΣ", "λόγος", "N", NOUN_NSM | {"case": "G"}))
     assert state["plays"][0]["learning"][str(other)] == 5
 
 
@@ -738,7 +741,7 @@ def test_quiz_goes_turn_by_turn_and_skips_passes_and_exchanges():
     expected = [0, 0]
     expected[first] = 22 + 44 + 6  # learnt ΛΟΓΟΣ, taught it to both, learnt ΤΟ
     expected[second] = 22 + 6 + 12
-    assert RULES.scores(state) == expected
+    assert RULES.scores(state).total == expected
 
 
 def test_finish_ends_the_game():
@@ -772,7 +775,7 @@ def test_quiz_does_not_wait_for_a_removed_player():
     assert not state["plays"][0]["marked"]
     state, _ = RULES.remove_player(state, leaver, CTX)
     assert state["plays"][0]["marked"]
-    assert RULES.scores(state)[placer] == 22 + 44
+    assert RULES.scores(state).total[placer] == 22 + 44
 
 
 # -- the view ----------------------------------------------------------------------------------------------
@@ -781,20 +784,23 @@ def test_quiz_does_not_wait_for_a_removed_player():
 def test_view_has_the_score_sheet_and_board():
     state, placer = with_logos()
     view = RULES.view(state, 0)
-    assert view["board"]["H8"] == {"letter": "Λ", "blank": False, "value": 3}
-    assert "H8" not in view["premiums"]
-    assert view["premiums"]["A1"] == "TW"
-    assert view["bag"] == len(state["bag"])
-    assert view["sheet"][0]["base"] == 22
-    assert view["sheet"][0]["seat"] == placer
-    assert view["totals"] == {"learning": [0, 0], "teaching": [0, 0], "final": [0, 0]}
-    assert view["actions"] == (["play", "exchange", "pass", "hint"] if state["turn"] == 0 else ["suggest"])
+    body = view["body"]
+    assert body["board"]["H8"] == {"letter": "Λ", "blank": False, "value": 3}
+    assert "H8" not in body["premiums"]
+    assert body["premiums"]["A1"] == "TW"
+    assert body["bag"] == len(state["bag"])
+    assert body["sheet"][0]["base"] == 22
+    assert body["sheet"][0]["seat"] == placer
+    parts = view["scores"]["parts"]
+    assert (parts["learning"], parts["teaching"], view["scores"]["total"]) == ([0, 0], [0, 0], [0, 0])
+    offered = sorted(a["type"] for a in view["actions"])
+    assert offered == (sorted(["play", "exchange", "pass", "hint"]) if state["turn"] == 0 else ["suggest"])
     assert json.loads(json.dumps(view)) == view
 
 
 def test_view_of_teacher_lists_moderator_actions():
     state = new()
-    assert RULES.view(state, None)["actions"] == ["end_play", "suggest"]
+    assert sorted(a["type"] for a in RULES.view(state, None)["actions"]) == ["end_play", "suggest"]
 
 
 def test_letter_of_a_lettered_tile_may_be_given_but_must_match():
@@ -806,3 +812,65 @@ def test_letter_of_a_lettered_tile_may_be_given_but_must_match():
     assert after["board"]["H8"]["letter"] == "Λ"
     tiles[0]["letter"] = "Α"
     assert "not Α" in refused("bad_action", state, seat, {"type": "play", "tiles": tiles, "parses": [logos()]})
+
+
+# -- over random games (the contract suite checks the rest: tiles conserved and hidden, scores, replay) -------------
+
+
+def test_random_games_keep_the_board_equal_to_the_plays_and_racks_within_ten():
+    case = case_for("grabble")
+    rng = random.Random("grabble-board")
+    ctx = Context(case.lexicon, 0.0)
+    for _ in range(6):
+        played = new_played(RULES, case, rng)
+        for _ in range(80):
+            if not step(played, case, rng, ctx):
+                break
+            state = played.state
+            from_plays = {
+                t["square"]: {"tile": t["tile"], "letter": t["letter"]} for p in state["plays"] for t in p["tiles"]
+            }
+            assert from_plays == state["board"]
+            assert all(len(rack) <= 10 for rack in state["racks"])
+
+
+# -- a parse gives exactly the fields of one analysis ----------------------------------------------------------------
+
+
+def test_a_parse_with_a_field_the_word_does_not_have_is_refused_at_play():
+    state = new()
+    seat = state["turn"]
+    tiles = tiles_at(state, seat, "ΛΟΓΟΣ", across("H8", 5))
+    extra = parse("ΛΟΓΟΣ", "λόγος", "N", NOUN_NSM | {"tense": "A"})
+    assert "tense" in refused("wrong_parse", state, seat, {"type": "play", "tiles": tiles, "parses": [extra]})
+
+
+def test_a_quiz_answer_with_an_extra_field_is_not_perfect():
+    state, _placer = with_logos()
+    state, _ = RULES.apply(state, None, {"type": "end_play"}, CTX)
+    extra = parse("ΛΟΓΟΣ", "λόγος", "N", NOUN_NSM | {"degree": "C"})
+    state, _ = RULES.apply(state, 0, {"type": "answer", "parses": [extra]}, CTX)
+    state, _ = RULES.apply(state, 1, {"type": "answer", "parses": [logos()]}, CTX)
+    results = state["plays"][0]["results"]
+    assert (results["0"]["perfect"], results["0"]["wrong"]) == (False, [["degree"]])
+    assert results["1"]["perfect"]
+
+
+# -- a perfect answer keeps its full points; credit is for answers that are not perfect ------------------------------
+
+
+def test_credit_given_before_marking_does_not_lower_a_perfect_answer():
+    state, placer = quiz_game(players=2)
+    other = 1 - placer
+    state, _ = RULES.apply(state, None, {"type": "credit", "play": 0, "seat": other, "points": 5}, CTX)
+    state, _ = RULES.apply(state, None, {"type": "credit", "play": 0, "seat": placer, "points": 5}, CTX)
+    state, _ = answer(state, placer, logos())
+    state, _ = answer(state, other, parse("ΛΟΓΟΣ", "λόγος", "N", NOUN_NSM | {"case": "G"}))
+    assert state["plays"][0]["learning"] == {str(placer): 22, str(other): 5}
+
+
+def test_credit_after_marking_is_refused_for_a_perfect_answer():
+    state, placer = quiz_game(players=2)
+    state, _ = answer(state, placer, logos())
+    state, _ = answer(state, 1 - placer, logos())
+    refused("not_allowed", state, None, {"type": "credit", "play": 0, "seat": placer, "points": 3})

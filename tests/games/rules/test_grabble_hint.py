@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from games.engine import AppError, Context, censor
 from games.rules.grabble import RULES
-from games.rules.grabble_moves import plays_for
+from games.rules.grabble.moves import plays_for
 from tests.games.rules.test_grabble import CTX, LEXICON, give, logos, new, play, refused
 from tests.games.rules.test_grabble_moves_properties import lexicon, play_action
 
@@ -52,10 +52,10 @@ def test_the_hint_is_the_best_play_of_the_askers_rack():
 def test_the_asker_sees_the_hint_in_their_view_until_the_turn_ends():
     state, seat = with_rack("ΛΟΓΟΣ")
     state, hinted = ask(state)
-    assert RULES.view(state, seat)["hint"] == censor(hinted, seat)["hint"]
+    assert RULES.view(state, seat)["body"]["hint"] == censor(hinted, seat)["hint"]
     state, _ = RULES.apply(state, seat, {"type": "pass"}, CTX)
     assert state["hint"] is None
-    assert RULES.view(state, seat)["hint"] is None
+    assert RULES.view(state, seat)["body"]["hint"] is None
 
 
 def test_the_hint_gives_the_words_but_never_a_parse():
@@ -88,24 +88,24 @@ def test_no_other_player_nor_the_teacher_ever_sees_the_hint(open_racks):
     state, hinted = ask(state)
     for viewer in (other(seat), None):
         assert censor(hinted, viewer) == {"type": "hinted", "seat": seat, "left": 2}
-        assert RULES.view(state, viewer)["hint"] is None
+        assert RULES.view(state, viewer)["body"]["hint"] is None
     assert "hint" in censor(hinted, seat)
 
 
 def test_the_view_keeps_the_seat_that_asked_to_itself():
     state, seat = with_rack("ΛΟΓΟΣ")
     state, _ = ask(state)
-    assert "seat" not in RULES.view(state, seat)["hint"]
+    assert "seat" not in RULES.view(state, seat)["body"]["hint"]
 
 
 # -- how many, when -----------------------------------------------------------------------------------------------
 def test_each_hint_counts_down_the_askers_hints_only():
     state, seat = with_rack("ΛΟΓΟΣ")
-    assert RULES.view(state, seat)["hints_left"] == [3, 3]
+    assert RULES.view(state, seat)["body"]["hints_left"] == [3, 3]
     state, hinted = ask(state)
     assert hinted["left"] == 2
-    assert RULES.view(state, other(seat))["hints_left"][seat] == 2
-    assert RULES.view(state, other(seat))["hints_left"][other(seat)] == 3
+    assert RULES.view(state, other(seat))["body"]["hints_left"][seat] == 2
+    assert RULES.view(state, other(seat))["body"]["hints_left"][other(seat)] == 3
 
 
 def test_a_hint_is_not_a_turn_and_scores_nothing():
@@ -113,7 +113,7 @@ def test_a_hint_is_not_a_turn_and_scores_nothing():
     after, _ = ask(state)
     assert (after["turn"], after["turn_number"], after["passes"]) == (seat, state["turn_number"], state["passes"])
     assert after["board"] == {}
-    assert RULES.scores(after) == [0, 0]
+    assert RULES.scores(after).total == [0, 0]
     assert sorted(after["racks"][seat]) == sorted(state["racks"][seat])
 
 
@@ -137,7 +137,7 @@ def test_when_the_hints_are_used_up_the_player_is_told():
 def test_hints_can_be_turned_off():
     state, seat = with_rack("ΛΟΓΟΣ", hints=0)
     assert "hint" not in RULES.actions(state, seat)
-    assert RULES.view(state, seat)["hints_left"] == [0, 0]
+    assert RULES.view(state, seat)["body"]["hints_left"] == [0, 0]
     assert "turned off" in refused("not_allowed", state, seat, HINT)
 
 
@@ -158,7 +158,7 @@ def test_only_the_player_on_turn_may_ask():
 
 def test_the_teacher_cannot_ask():
     state, _seat = with_rack("ΛΟΓΟΣ")
-    refused("teacher_only", state, None, HINT)
+    refused("not_allowed", state, None, HINT)  # the engine: the teacher has no seat to play from
 
 
 def test_no_hint_once_the_play_is_over():

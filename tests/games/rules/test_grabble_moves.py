@@ -5,8 +5,8 @@ letters or more, blanks stand for any letter, and scores are the rules' (see als
 import random
 
 from games.engine import WordSet
-from games.rules.grabble_board import TILES
-from games.rules.grabble_moves import BoardTile, RackTile, Word, best, plays_on, trie_of
+from games.rules.grabble.board import TILES
+from games.rules.grabble.moves import BoardTile, RackTile, Word, best, plays_on, trie_of
 from lexicons.normalise import greek_key
 
 VALUE = {letter: value for letter, value, _count in TILES}

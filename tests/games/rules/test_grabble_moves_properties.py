@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from games.engine import AppError, Context, WordSet
 from games.engine.board import touches
 from games.rules.grabble import RULES
-from games.rules.grabble_board import CENTRE, SIZE, tile_bag
-from games.rules.grabble_moves import plays_for
+from games.rules.grabble.board import CENTRE, SIZE, tile_bag
+from games.rules.grabble.moves import plays_for
 from lexicons.normalise import greek_key
 from tests.games.rules.test_grabble import give
 

@@ -70,6 +70,11 @@ def ids(state, seat, *letters):
     return chosen
 
 
+def offered(state, seat):
+    """The action types the view offers ``seat``."""
+    return [a["type"] for a in RULES.view(state, seat)["actions"]]
+
+
 def act(state, actor, kind, ctx=CTX, **fields):
     return RULES.apply(state, actor, {"type": kind, **fields}, ctx)
 
@@ -195,6 +200,29 @@ def test_eight_hands_of_three_to_ten_cards_with_the_deal_passing_clockwise():
     assert [h["hand_number"] for h in state["history"]] == list(range(1, 9))
 
 
+def test_each_hand_is_scored_once_for_every_active_player():
+    state, log = RULES.new_game(3, {}, seed=11)
+    state, events = RULES.remove_player(state, 2, ANY)
+    log += events
+    for _ in range(8):
+        seat = state["turn"]
+        state, events = act(state, seat, "draw_stock", ANY)
+        log += events
+        hand = state["hands"][seat]
+        state, events = act(state, seat, "go_out", ANY, words=[hand[:-1]], card=hand[-1])
+        log += events
+        while state["went_out"] is not None and state["phase"] == "draw":
+            last = state["turn"]
+            state, events = act(state, last, "draw_discard", ANY)
+            log += events
+            state, events = act(state, last, "discard", ANY, card=state["hands"][last][0])
+            log += events
+    scored = [e for e in log if e["type"] == "hand_scored"]
+    assert [e["hand_number"] for e in scored] == list(range(1, 9))
+    assert all(set(e["scores"]) == {"0", "1"} for e in scored)
+    assert score_totals(log, 3) == RULES.scores(state).total
+
+
 def test_after_the_eighth_hand_the_game_is_over_and_refuses_actions():
     state = new(2)
     for _ in range(8):
@@ -239,7 +267,7 @@ def test_taking_the_discard_is_public_and_it_may_be_discarded_again():
         (0, {"type": "discard", "card": 0}, "wrong_phase"),
         (0, {"type": "fly"}, "bad_action"),
         (0, {"type": "challenge", "seat": 1, "word": 0}, "wrong_phase"),
-        (0, {"type": "advance"}, "teacher_only"),
+        (0, {"type": "advance"}, "wrong_phase"),  # the engine checks the phase first: no review to end
         (None, {"type": "draw_stock"}, "not_allowed"),
         (None, {"type": "advance"}, "wrong_phase"),
         (5, {"type": "draw_stock"}, "not_allowed"),
@@ -304,7 +332,7 @@ def test_an_empty_stock_is_the_discard_pile_reshuffled_under_its_top_card():
 def test_with_no_stock_and_a_single_discard_only_the_discard_can_be_taken():
     state = arrange(new(3), {0: ["S", "O", "L"]}, discard=["A"])
     state["out_of_play"], state["stock"] = state["stock"], []  # parked, to keep every card somewhere
-    assert RULES.view(state, 0)["actions"] == ["draw_discard"]
+    assert offered(state, 0) == ["draw_discard"]
     with pytest.raises(AppError) as err:
         act(state, 0, "draw_stock")
     assert err.value.code == "not_allowed"
@@ -405,7 +433,7 @@ def test_after_going_out_each_other_player_has_one_last_turn_then_the_hand_ends(
         act(state, 1, "go_out", words=[], card=0)
     assert err.value.code in ("not_allowed", "wrong_phase")
     state, _ = act(state, 1, "draw_stock")
-    assert RULES.view(state, 1)["actions"] == ["lay_down", "discard"]
+    assert offered(state, 1) == ["lay_down", "discard"]
     state, events = lay(state, 1, "lay_down", [["E", "L"]], "A")
     assert events[0]["unused"] == 1
     assert state["turn"] == 2
@@ -544,7 +572,7 @@ def test_scores_are_the_sum_of_score_events():
     ):
         state, events = step(state)
         log += events
-    assert score_totals(log, 3) == RULES.scores(state) == [41, 9, 0]
+    assert score_totals(log, 3) == RULES.scores(state).total == [41, 9, 0]
 
 
 # -- challenges -------------------------------------------------------------------------------------------------
@@ -572,8 +600,8 @@ def test_in_challenge_mode_the_hand_waits_in_review():
     status = RULES.status(state)
     assert status.phase == "review"
     assert status.to_act == (0, 1, 2)
-    assert RULES.view(state, 0)["actions"] == ["challenge", "ready"]
-    assert RULES.view(state, None)["actions"] == ["advance"]
+    assert offered(state, 0) == ["challenge", "ready"]
+    assert offered(state, None) == ["advance"]
 
 
 def test_a_refused_word_costs_its_player_and_an_upheld_word_costs_the_challenger():
@@ -696,13 +724,13 @@ def test_removing_a_player_who_took_the_only_discard_turns_up_a_new_one():
     state, events = RULES.remove_player(state, 0, CTX)
     assert state["discard"] == [next_stock]
     assert events[1]["type"] == "discard_turned"
-    assert RULES.actions(state, 1) == ["draw_stock", "draw_discard"]
+    assert offered(state, 1) == ["draw_stock", "draw_discard"]
     assert sorted(all_ids(state)) == list(range(118))
 
 
 def test_an_empty_discard_pile_cannot_be_drawn():
     state = arrange(new(3), {0: ["S", "O", "L"]}, discard=[])
-    assert RULES.actions(state, 0) == ["draw_stock"]
+    assert offered(state, 0) == ["draw_stock"]
     with pytest.raises(AppError) as err:
         act(state, 0, "draw_discard")
     assert err.value.code == "not_allowed"
@@ -751,25 +779,25 @@ def test_removing_everyone_ends_the_game():
 # -- views ------------------------------------------------------------------------------------------------------
 def test_a_player_sees_their_own_hand_and_only_counts_of_others():
     state = three_player_hand()
-    view = RULES.view(state, 1)
+    view = RULES.view(state, 1)["body"]
     assert [c["letters"] for c in view["hand"]] == ["E", "L", "Z"]
     assert all(set(c) == {"id", "letters", "points"} for c in view["hand"])
     assert view["hand_counts"] == [3, 3, 3]
     assert view["discard_top"]["letters"] == "K"
     assert view["stock_count"] == len(state["stock"])
-    assert view["actions"] == []
-    assert RULES.view(state, 0)["actions"] == ["draw_stock", "draw_discard"]
-    assert RULES.view(state, 0)["action_shapes"]["draw_stock"] == {"type": "draw_stock"}
-    assert "hand" not in RULES.view(state, None)
+    assert offered(state, 1) == []
+    assert offered(state, 0) == ["draw_stock", "draw_discard"]
+    assert RULES.view(state, 0)["actions"][0]["fields"] == []
+    assert "hand" not in RULES.view(state, None)["body"]
 
 
 def test_views_show_laid_words_scores_and_bonus_reasons():
     state, _ = bonus_hand()
-    view = RULES.view(state, None)
+    view = RULES.view(state, None)["body"]
     last = view["history"][0]
     assert [w["word"] for w in last["words"][0]] == ["QUESO", "LA"]
     assert {b["reason"] for b in last["bonuses"]} == {"most words", "longest word"}
-    assert view["totals"] == [41, 9, 0]
+    assert RULES.view(state, None)["scores"]["total"] == [41, 9, 0]
     assert view["hand_number"] == 2
     assert view["hand_size"] == 4
 
@@ -777,7 +805,7 @@ def test_views_show_laid_words_scores_and_bonus_reasons():
 def test_no_view_holds_another_seats_cards():
     state, _ = act(three_player_hand(), 0, "draw_stock")
     for seat in (None, 0, 1, 2):
-        view = RULES.view(state, seat)
+        view = RULES.view(state, seat)["body"]
         shown = {c["id"] for c in view.get("hand", [])} | {view["discard_top"]["id"]}
         hidden = {i for s, hand in enumerate(state["hands"]) if s != seat for i in hand}
         text = repr(view)

@@ -56,7 +56,7 @@ def test_eight_piles_of_five_face_down_and_one_face_up():
     assert DEALT == 48
     assert len(state["box"]) == 118 - 48
     assert places(state) == list(range(118))
-    view = RULES.view(state, 0)
+    view = RULES.view(state, 0)["body"]
     assert [p["count"] for p in view["piles"]] == [6] * 8
     assert [p["top"]["id"] for p in view["piles"]] == [p[-1] for p in state["piles"]]
     assert [c["id"] for c in events[0]["showing"]] == [p[-1] for p in state["piles"]]
@@ -85,7 +85,7 @@ def test_a_word_from_showing_cards_turns_up_the_cards_beneath_and_scores_its_poi
     assert events[0]["key"] == "SOL"
     assert {p: c["letters"] for p, c in events[0]["revealed"].items()} == {"0": "M", "1": "A", "2": "E"}
     assert events[1] == {"type": "score", "seat": 0, "points": 8, "reason": "word", "word": "SOL"}
-    assert RULES.scores(state) == [8]
+    assert RULES.scores(state).total == [8]
     assert state["phase"] == "play"
     assert places(state) == list(range(118))
 
@@ -143,9 +143,10 @@ def test_an_emptied_pile_waits_for_a_refill_from_a_face_down_card():
     state, _ = word(state, 0, 1, 2)
     assert state["phase"] == "refill"
     view = RULES.view(state, 0)
-    assert view["actions"] == ["refill", "give_up"]
-    assert view["empty_piles"] == [1]
-    assert view["refill_sources"] == [3, 4, 5, 6, 7]
+    assert [a["type"] for a in view["actions"]] == ["refill", "give_up"]
+    refill_fields = {f["name"]: f["choices"] for f in view["actions"][0]["fields"]}
+    assert refill_fields["pile"] == [1]
+    assert refill_fields["source"] == [3, 4, 5, 6, 7]
     with pytest.raises(AppError) as err:
         word(state, 6, 7)
     assert err.value.code == "wrong_phase"
@@ -270,8 +271,8 @@ def random_solitaire(seed, ctx):
     moves = []
     while state["phase"] != "finished":
         if state["phase"] == "refill":
-            view = RULES.view(state, 0)
-            action = {"type": "refill", "pile": view["empty_piles"][0], "source": rng.choice(view["refill_sources"])}
+            choices = {f["name"]: f["choices"] for f in RULES.view(state, 0)["actions"][0]["fields"]}
+            action = {"type": "refill", "pile": choices["pile"][0], "source": rng.choice(choices["source"])}
         elif rng.random() < 0.01:
             action = {"type": "give_up"}
         else:
@@ -286,7 +287,7 @@ def random_solitaire(seed, ctx):
         log += events
         deck_size = len(palabras_cortas.DECKS[state["options"]["deck"]])
         assert places(state) == list(range(deck_size))
-        assert score_totals(log, 1) == RULES.scores(state)
+        assert score_totals(log, 1) == RULES.scores(state).total
         assert json.loads(json.dumps(state)) == state
     return state, log, moves
 

@@ -1,8 +1,8 @@
 """Grabble's board and tiles: the premium layout, the tile set, and how a word and a play score.
 
-Pure data and arithmetic shared by the rules (:mod:`games.rules.grabble`) and the move finder
-(:mod:`games.rules.grabble_moves`), so that a hint's score is the score the rules will give the play.
-Board and tiles are those of ``specs/components.md``.
+Pure data and arithmetic shared by the rules (:mod:`games.rules.grabble`), their previews and the move finder
+(:mod:`games.rules.grabble.moves`), so that a preview's or a hint's score is the score the rules will give the play.
+The board and the tile set are described in ``docs/games/grabble.md``.
 """
 
 from collections.abc import Iterable

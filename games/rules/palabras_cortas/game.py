@@ -1,165 +1,51 @@
-"""Palabras Cortas: the Spanish rule sheet of Quiddler (``/work/shared/rules/palabras-cortas.es.md``).
+"""Palabras Cortas: eight hands of three to ten letter cards; draw, discard, go out with every card but one in
+words, and everyone else has one last turn. The rules as this game reads them, and its choices where the rule sheet
+is silent, are in ``docs/games/palabras_cortas.md``.
 
-Eight hands of 3, 4, … 10 cards. On their turn a player draws (stock or top of the discard pile) and discards one
-card. After drawing, a player whose cards all but one spell words (at least two cards each; a double-letter card
-such as QU adds both its letters) may go out: they lay the words and discard the last card. Everyone else then has
-one last turn: draw, lay any words they can, discard. Cards in words count for the player, unused cards against.
-
-Choices where the sheet is silent or ambiguous (◐ in ``specs/components.md``):
-
-- Deck: the sheet's 118 cards, or (option ``deck``) a Spanish deck adding Ñ 8, CH 5, LL 8, RR 8, two of each.
-- Words are strings of card letters, checked through ``ctx.lexicon.normalise`` + ``is_word`` (accents folded,
-  Ñ distinct). Option ``checking``: ``automatic`` refuses a word the lexicon lacks, naming it; ``challenge``
-  follows the sheet's procedure in a *review* phase after the last turn (see below).
-- The first dealer is drawn by lot (the seeded RNG), as players cut for the deal; then the deal passes clockwise.
-- When a player draws from an empty stock, every discard but the top one is shuffled into a new stock and the top
-  card stays as the discard pile. If the discard pile is only its top card, there is no stock: take the discard.
-- A player may discard the card they just took from the discard pile (the sheet does not forbid it).
-- Words are laid only when going out or on a last turn; nobody adds to another player's words.
-- Longest word is counted in letters, not cards: QU, IN, ER, CL, TH — and CH, LL, RR of the Spanish deck — count
-  two letters each. Most words and longest word are +10 each; a tie (or nobody having any word) gives nobody that
-  bonus. With two players or fewer in the hand only one bonus is used (option ``two_player_bonus``, default longest).
-- Option ``floor_zero`` (default on): a hand's card score (words minus unused cards) never goes below 0.
-- Challenge review: after the last turn every player may challenge any word another player laid this hand (each
-  word once), then says ``ready``; the hand is scored when every player is ready or when the teacher advances. A
-  challenged word is looked up as laid (its letters cannot be rearranged) and the result is written into the
-  ``challenge`` event, so scoring and replays never consult the lexicon again. A word found in the lexicon costs
-  the challenger its points; a word not found costs its player the word's points: by default (option
-  ``refused_word`` = ``void``) the word simply earns nothing, as the sheet's "deduct its points" reads; with
-  ``against`` its cards count against the player like unused cards. A challenger's penalty is taken after the
-  zero floor: the floor protects a player from a bad hand, not from a bad challenge.
-- A player the teacher removes is skipped from then on. Their hand goes face down to ``out_of_play`` for the rest
-  of the hand (every card is always in exactly one of: hands, stock, discard, laid words, out_of_play); the next
-  deal gathers and shuffles every card again. If it was their turn, the turn passes on (if they had just taken the
-  only discard, the top stock card is turned up to restart the pile); the words they laid stay on the table but
-  they score nothing more, and they count for no bonus.
+State: ``hands``, ``stock``, ``discard`` (top last), ``laid`` (each seat's words this hand, as card-id lists) and
+``out_of_play`` (the hands of removed players) hold every card exactly once; ``phase`` is ``draw``, ``discard``,
+``review`` (the challenge review, in challenge mode) or ``finished``; ``went_out`` and ``last_turns`` track the end
+of a hand; ``history`` keeps each scored hand.
 """
 
 from typing import Any
 
-from games.engine import AppError, Context, Event, Game, Option, State, Status, event, private, score
-from games.engine.cards import Card, build_deck, deal, shuffled_ids, take
-from games.engine.encounters import WordEncounter, played_and_seen
-from games.engine.errors import (
-    BAD_ACTION,
-    GAME_OVER,
-    NOT_A_WORD,
-    NOT_ALLOWED,
-    NOT_HELD,
-    NOT_YOUR_TURN,
-    TEACHER_ONLY,
-    WRONG_PHASE,
+from games.engine import (
+    INT,
+    LIST,
+    PLAYER,
+    TEACHER,
+    TURN,
+    AppError,
+    Context,
+    Event,
+    Field,
+    Game,
+    Option,
+    Scores,
+    State,
+    Status,
+    action,
+    event,
+    private,
+    score,
 )
+from games.engine.cards import Card, deal, shuffled_ids, take
+from games.engine.encounters import WordEncounter, played_and_seen
+from games.engine.errors import BAD_ACTION, NOT_A_WORD, NOT_ALLOWED, NOT_HELD
+from games.engine.letter_cards import blank_face, face, look_up, points, spell, word_ids, word_record
 from games.engine.rng import new_rng_state, randint, shuffled
 from games.engine.turns import active_seats, next_seat
 
-# (letters, points, count): ``specs/components.md``.
-STANDARD_CARDS: tuple[tuple[str, int, int], ...] = (
-    ("A", 2, 10), ("B", 8, 2), ("C", 8, 2), ("D", 5, 4), ("E", 2, 12), ("F", 6, 2), ("G", 6, 4), ("H", 7, 2),
-    ("I", 2, 8), ("J", 13, 2), ("K", 8, 2), ("L", 3, 4), ("M", 5, 2), ("N", 5, 6), ("O", 2, 8), ("P", 6, 2),
-    ("Q", 15, 2), ("R", 5, 6), ("S", 3, 4), ("T", 3, 6), ("U", 4, 6), ("V", 11, 2), ("W", 10, 2), ("X", 12, 2),
-    ("Y", 4, 4), ("Z", 14, 2), ("QU", 9, 2), ("IN", 7, 2), ("ER", 7, 2), ("CL", 10, 2), ("TH", 9, 2),
-)  # fmt: skip
-SPANISH_EXTRA_CARDS: tuple[tuple[str, int, int], ...] = (("Ñ", 8, 2), ("CH", 5, 2), ("LL", 8, 2), ("RR", 8, 2))
-
-DECKS: dict[str, list[Card]] = {
-    "standard": build_deck([({"letters": letters, "points": points}, n) for letters, points, n in STANDARD_CARDS]),
-    "spanish": build_deck(
-        [({"letters": letters, "points": points}, n) for letters, points, n in STANDARD_CARDS + SPANISH_EXTRA_CARDS]
-    ),
-}
-
-DECK_OPTION = Option(
-    "deck",
-    "Deck",
-    "choice",
-    "standard",
-    choices=(("standard", "Rule sheet (118 cards)"), ("spanish", "Spanish (adds Ñ, CH, LL, RR: 126 cards)")),
-)
+from .deck import DECK_OPTION, deck
 
 HANDS = 8
 FIRST_HAND_SIZE = 3
 BONUS = 10
-NO_LEXICON = "no_lexicon"
+SCORE_PARTS = ("words", "unused", "floor", "bonus", "challenges")  # a hand's score, part by part
 
-
-# -- cards and words: shared with the solitaire ---------------------------------------------------------------
-def deck(name: str) -> list[Card]:
-    """The cards of deck ``name`` (ids 0..N-1); shared, so never mutate them."""
-    return DECKS[name]
-
-
-def face(cards: list[Card], card_id: int) -> dict[str, Any]:
-    """A card as a browser draws it."""
-    card = cards[card_id]
-    return {"id": card_id, "letters": card["letters"], "points": card["points"]}
-
-
-def spell(cards: list[Card], ids: list[int]) -> str:
-    return "".join(cards[i]["letters"] for i in ids)
-
-
-def points(cards: list[Card], ids: list[int]) -> int:
-    return sum(cards[i]["points"] for i in ids)
-
-
-def word_record(cards: list[Card], ids: list[int]) -> dict[str, Any]:
-    """A laid word as events and views show it: its cards, what it spells, its points and its length in letters."""
-    text = spell(cards, ids)
-    return {"cards": [face(cards, i) for i in ids], "word": text, "points": points(cards, ids), "letters": len(text)}
-
-
-def look_up(ctx: Context, text: str) -> tuple[str, bool]:
-    """The lexicon key of ``text`` and whether it is a word."""
-    if ctx.lexicon is None:
-        raise AppError(NO_LEXICON, "This table has no lexicon to check words against.")
-    key = ctx.lexicon.normalise(text)
-    return key, ctx.lexicon.is_word(key)
-
-
-def card_id(value: Any, what: str = "card") -> int:
-    """A card id from an action, or a clear error."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise AppError(BAD_ACTION, f"The {what} must be given as a card id (a whole number).")
-    return value
-
-
-def word_ids(value: Any) -> list[int]:
-    """One word from an action: a list of at least two card ids, in reading order."""
-    if not isinstance(value, list):
-        raise AppError(BAD_ACTION, "Each word must be a list of card ids.")
-    ids = [card_id(v, "word's card") for v in value]
-    if len(ids) < 2:
-        raise AppError(NOT_A_WORD, "A word needs at least two cards.")
-    return ids
-
-
-def check_shape(action: dict[str, Any], shapes: dict[str, dict[str, Any]]) -> str:
-    """The action's type, after refusing unknown types and fields (a typo must not be silently ignored)."""
-    kind = action["type"]
-    if kind not in shapes:
-        raise AppError(BAD_ACTION, f"Unknown action {kind!r}.")
-    extra = sorted(set(action) - set(shapes[kind]))
-    if extra:
-        raise AppError(BAD_ACTION, f"Unexpected field(s) for {kind}: {', '.join(map(str, extra))}.")
-    return kind
-
-
-# -- the game ----------------------------------------------------------------------------------------------------
-ACTION_SHAPES: dict[str, dict[str, Any]] = {
-    "draw_stock": {"type": "draw_stock"},
-    "draw_discard": {"type": "draw_discard"},
-    "discard": {"type": "discard", "card": "card id"},
-    "go_out": {"type": "go_out", "words": [["card id", "card id"]], "card": "card id to discard"},
-    "lay_down": {"type": "lay_down", "words": [["card id", "card id"]], "card": "card id to discard"},
-    "challenge": {
-        "type": "challenge",
-        "seat": "seat that laid the word",
-        "word": "index of the word in that seat's list",
-    },
-    "ready": {"type": "ready"},
-    "advance": {"type": "advance"},
-}
+WORDS_FIELD = Field("words", LIST, max_items=8, help="words, each a list of card ids in reading order")
+CARD_FIELD = Field("card", INT, help="the card to discard")
 
 
 class PalabrasCortas(Game):
@@ -168,6 +54,7 @@ class PalabrasCortas(Game):
     language = "spa"
     min_players = 2
     max_players = 8
+    renderer = "palabras_cortas"
     options = (
         Option(
             "checking",
@@ -257,50 +144,15 @@ class PalabrasCortas(Game):
             events.append(private("dealt", [s], {"cards": cards_dealt}, seat=s, count=size))
         return events
 
-    # -- actions ------------------------------------------------------------------------------------------------
-    def _apply(self, state: State, seat: int | None, action: dict[str, Any], ctx: Context) -> list[Event]:
-        kind = check_shape(action, ACTION_SHAPES)
-        if state["phase"] == "finished":
-            raise AppError(GAME_OVER, "The game is over.")
-        if seat is None:
-            if kind != "advance":
-                raise AppError(NOT_ALLOWED, "The teacher can only advance the game (to end a challenge review).")
-            return self._advance(state)
-        if kind == "advance":
-            raise AppError(TEACHER_ONLY, "Only the teacher can advance the game.")
-        if not isinstance(seat, int) or seat not in active_seats(state):
-            raise AppError(NOT_ALLOWED, "That seat is not playing.")
-        if kind in ("challenge", "ready"):
-            if state["phase"] != "review":
-                raise AppError(WRONG_PHASE, "Words can be challenged only in the review after a hand.")
-            return self._challenge(state, seat, action, ctx) if kind == "challenge" else self._ready(state, seat)
-        if state["phase"] == "review":
-            raise AppError(WRONG_PHASE, "The hand is over: challenge words or say you are ready.")
-        if state["turn"] != seat:
-            raise AppError(NOT_YOUR_TURN, "It is not your turn.")
-        if kind in ("draw_stock", "draw_discard"):
-            if state["phase"] != "draw":
-                raise AppError(WRONG_PHASE, "You have drawn already: now discard.")
-            return self._draw_stock(state, seat) if kind == "draw_stock" else self._draw_discard(state, seat)
-        if state["phase"] != "discard":
-            raise AppError(WRONG_PHASE, "Draw a card first, from the stock or the discard pile.")
-        if kind == "go_out":
-            if state["went_out"] is not None:
-                raise AppError(NOT_ALLOWED, "Someone has gone out already: lay down your words (lay_down).")
-            return self._lay(state, seat, action, ctx, going_out=True)
-        if kind == "lay_down" or state["went_out"] is not None:
-            if state["went_out"] is None:
-                raise AppError(
-                    NOT_ALLOWED, "Words are laid only to go out, or on your last turn after someone went out."
-                )
-            return self._lay(state, seat, {**action, "words": action.get("words", [])}, ctx, going_out=False)
-        return self._discard(state, seat, action)
+    # -- drawing ------------------------------------------------------------------------------------------------
+    def _stock_or_reshuffle(self, state: State, seat: int) -> None:
+        if not state["stock"] and len(state["discard"]) < 2:
+            raise AppError(NOT_ALLOWED, "The stock is empty and the discard pile is only its top card: take it.")
 
-    def _draw_stock(self, state: State, seat: int) -> list[Event]:
+    @action("draw_stock", phases=("draw",), actor=TURN, allowed="_stock_or_reshuffle", label="Draw from the stock")
+    def _draw_stock(self, state: State, seat: int, action: dict[str, Any], ctx: Context) -> list[Event]:
         events: list[Event] = []
         if not state["stock"]:
-            if len(state["discard"]) < 2:
-                raise AppError(NOT_ALLOWED, "The stock is empty and the discard pile is only its top card: take it.")
             top = state["discard"].pop()
             state["stock"] = shuffled(state, state["discard"])
             state["discard"] = [top]
@@ -311,16 +163,58 @@ class PalabrasCortas(Game):
         events.append(private("draw", [seat], {"card": face(self._cards(state), card)}, seat=seat, source="stock"))
         return events
 
-    def _draw_discard(self, state: State, seat: int) -> list[Event]:
+    def _discard_to_take(self, state: State, seat: int) -> None:
         if not state["discard"]:
             raise AppError(NOT_ALLOWED, "The discard pile is empty: draw from the stock.")
+
+    @action("draw_discard", phases=("draw",), actor=TURN, allowed="_discard_to_take", label="Take the discard")
+    def _draw_discard(self, state: State, seat: int, action: dict[str, Any], ctx: Context) -> list[Event]:
         card = state["discard"].pop()
         state["hands"][seat].append(card)
         state["phase"] = "discard"
         return [event("draw", seat=seat, source="discard", card=face(self._cards(state), card))]
 
-    def _discard(self, state: State, seat: int, action: dict[str, Any]) -> list[Event]:
-        card = card_id(action.get("card"))
+    # -- going out and last turns -------------------------------------------------------------------------------
+    def _hand_choices(self, state: State, seat: int) -> dict[str, Any]:
+        return {"card": list(state["hands"][seat])}
+
+    def _nobody_out(self, state: State, seat: int) -> None:
+        if state["went_out"] is not None:
+            raise AppError(NOT_ALLOWED, "Someone has gone out already: lay down your words (lay_down).")
+
+    @action(
+        "go_out",
+        phases=("discard",),
+        actor=TURN,
+        fields=(WORDS_FIELD, CARD_FIELD),
+        allowed="_nobody_out",
+        choices="_hand_choices",
+        label="Go out",
+    )
+    def _go_out(self, state: State, seat: int, action: dict[str, Any], ctx: Context) -> list[Event]:
+        return self._lay(state, seat, action["words"], action["card"], ctx, going_out=True)
+
+    def _someone_out(self, state: State, seat: int) -> None:
+        if state["went_out"] is None:
+            raise AppError(NOT_ALLOWED, "Words are laid only to go out, or on your last turn after someone went out.")
+
+    @action(
+        "lay_down",
+        phases=("discard",),
+        actor=TURN,
+        fields=(WORDS_FIELD, CARD_FIELD),
+        allowed="_someone_out",
+        choices="_hand_choices",
+        label="Lay down words and discard",
+    )
+    def _lay_down(self, state: State, seat: int, action: dict[str, Any], ctx: Context) -> list[Event]:
+        return self._lay(state, seat, action["words"], action["card"], ctx, going_out=False)
+
+    @action("discard", phases=("discard",), actor=TURN, fields=(CARD_FIELD,), choices="_hand_choices")
+    def _discard(self, state: State, seat: int, action: dict[str, Any], ctx: Context) -> list[Event]:
+        card = action["card"]
+        if state["went_out"] is not None:  # a last turn: discarding is laying no words
+            return self._lay(state, seat, [], card, ctx, going_out=False)
         self._take(state, seat, [card])
         state["discard"].append(card)
         state["turn"] = next_seat(state, seat)
@@ -335,13 +229,11 @@ class PalabrasCortas(Game):
                 raise AppError(BAD_ACTION, "The same card is used twice.") from None
             raise AppError(NOT_HELD, "You do not hold that card.") from None
 
-    def _lay(self, state: State, seat: int, action: dict[str, Any], ctx: Context, *, going_out: bool) -> list[Event]:
+    def _lay(
+        self, state: State, seat: int, raw_words: list[Any], discard: int, ctx: Context, *, going_out: bool
+    ) -> list[Event]:
         """Go out, or (after someone went out) take a last turn: lay words, then discard."""
-        raw_words = action.get("words")
-        if not isinstance(raw_words, list):
-            raise AppError(BAD_ACTION, "Give the words as a list of lists of card ids.")
         words = [word_ids(w) for w in raw_words]
-        discard = card_id(action.get("card"), "discard")
         used = [i for w in words for i in w] + [discard]
         if len(set(used)) != len(used):
             raise AppError(BAD_ACTION, "The same card is used twice.")
@@ -364,13 +256,16 @@ class PalabrasCortas(Game):
         records = [word_record(cards, w) for w in words]
         for record, key in zip(records, checked, strict=False):
             record["key"] = key
+        # The discard is told without its id: the hand may end with this move and the card go back into hiding.
         if going_out:
             state["went_out"] = seat
             state["last_turns"] = [s for s in self._seats_after(state, seat) if s != seat]
-            events = [event("went_out", seat=seat, words=records, discard=face(cards, discard))]
+            events = [event("went_out", seat=seat, words=records, discard=blank_face(cards, discard))]
         else:
             state["last_turns"].remove(seat)
-            events = [event("laid_down", seat=seat, words=records, discard=face(cards, discard), unused=len(hand))]
+            events = [
+                event("laid_down", seat=seat, words=records, discard=blank_face(cards, discard), unused=len(hand))
+            ]
         return events + self._next_last_turn(state)
 
     def _seats_after(self, state: State, seat: int) -> list[int]:
@@ -391,14 +286,42 @@ class PalabrasCortas(Game):
         return self._score_hand(state)
 
     # -- the challenge review -----------------------------------------------------------------------------------
+    def _open_words(self, state: State, seat: int) -> list[tuple[int, int]]:
+        """The words ``seat`` may still challenge: another active player's, not challenged yet."""
+        challenged = {(c["seat"], c["word"]) for c in state["review"]["challenges"]}
+        return [
+            (s, i)
+            for s in active_seats(state)
+            if s != seat
+            for i in range(len(state["laid"][s]))
+            if (s, i) not in challenged
+        ]
+
+    def _may_challenge(self, state: State, seat: int) -> None:
+        if seat in state["review"]["ready"]:
+            raise AppError(NOT_ALLOWED, "You said you were ready: no more challenges from you this hand.")
+        if not self._open_words(state, seat):
+            raise AppError(NOT_ALLOWED, "There is no word left for you to challenge.")
+
+    def _challenge_choices(self, state: State, seat: int) -> dict[str, Any]:
+        open_words = self._open_words(state, seat)
+        return {"seat": sorted({s for s, _ in open_words}), "word": sorted({i for _, i in open_words})}
+
+    @action(
+        "challenge",
+        phases=("review",),
+        actor=PLAYER,
+        fields=(Field("seat", INT, help="the seat that laid the word"), Field("word", INT, help="its index")),
+        allowed="_may_challenge",
+        choices="_challenge_choices",
+        label="Challenge a word",
+    )
     def _challenge(self, state: State, seat: int, action: dict[str, Any], ctx: Context) -> list[Event]:
         review = state["review"]
-        if seat in review["ready"]:
-            raise AppError(NOT_ALLOWED, "You said you were ready: no more challenges from you this hand.")
-        target, index = action.get("seat"), action.get("word")
-        if isinstance(target, bool) or not isinstance(target, int) or not 0 <= target < state["players"]:
+        target, index = action["seat"], action["word"]
+        if not 0 <= target < state["players"]:
             raise AppError(BAD_ACTION, "Name the seat that laid the word.")
-        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(state["laid"][target]):
+        if not 0 <= index < len(state["laid"][target]):
             raise AppError(BAD_ACTION, "That seat has no such word.")
         if target == seat:
             raise AppError(NOT_ALLOWED, "You cannot challenge your own word.")
@@ -422,18 +345,16 @@ class PalabrasCortas(Game):
         review["challenges"].append(record)
         return [event("challenge", **record)]
 
-    def _ready(self, state: State, seat: int) -> list[Event]:
-        if seat in state["review"]["ready"]:
-            raise AppError(NOT_ALLOWED, "You are ready already.")
+    @action("ready", phases=("review",), actor=TURN, label="I'm ready")
+    def _ready(self, state: State, seat: int, action: dict[str, Any], ctx: Context) -> list[Event]:
         state["review"]["ready"].append(seat)
         events = [event("ready", seat=seat)]
         if all(s in state["review"]["ready"] for s in active_seats(state)):
             events += self._score_hand(state)
         return events
 
-    def _advance(self, state: State) -> list[Event]:
-        if state["phase"] != "review":
-            raise AppError(WRONG_PHASE, "There is no challenge review to end.")
+    @action("advance", phases=("review",), actor=TEACHER, label="End the review and score the hand")
+    def _advance(self, state: State, seat: None, action: dict[str, Any], ctx: Context) -> list[Event]:
         return [event("advanced"), *self._score_hand(state)]
 
     # -- scoring ------------------------------------------------------------------------------------------------
@@ -574,34 +495,6 @@ class PalabrasCortas(Game):
         return events
 
     # -- what players see ---------------------------------------------------------------------------------------
-    def actions(self, state: State, seat: int | None) -> list[str]:
-        """The action types ``seat`` (``None``: the teacher) may send now."""
-        phase = state["phase"]
-        if phase == "finished":
-            return []
-        if seat is None:
-            return ["advance"] if phase == "review" else []
-        if seat not in active_seats(state):
-            return []
-        if phase == "review":
-            if seat in state["review"]["ready"]:
-                return []
-            challenged = {(c["seat"], c["word"]) for c in state["review"]["challenges"]}
-            open_words = [
-                (s, i)
-                for s in active_seats(state)
-                if s != seat
-                for i in range(len(state["laid"][s]))
-                if (s, i) not in challenged
-            ]
-            return ["challenge", "ready"] if open_words else ["ready"]
-        if state["turn"] != seat:
-            return []
-        if phase == "draw":
-            can_stock = bool(state["stock"]) or len(state["discard"]) > 1
-            return (["draw_stock"] if can_stock else []) + (["draw_discard"] if state["discard"] else [])
-        return ["discard", "go_out"] if state["went_out"] is None else ["lay_down", "discard"]
-
     def encounters(self, state: State, events: list[Event]) -> list[WordEncounter]:
         """Every word laid down is played by its player and seen by the rest of the table."""
         found: list[WordEncounter] = []
@@ -612,23 +505,17 @@ class PalabrasCortas(Game):
                     found += played_and_seen(active_seats(state), ev["seat"], key, word["word"])
         return found
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+    def body(self, state: State, seat: int | None) -> dict[str, Any]:
         cards = self._cards(state)
         challenges = state["review"]["challenges"] if state["review"] else []
         by_word = {(c["seat"], c["word"]): c for c in challenges}
-        actions = self.actions(state, seat)
-        view: dict[str, Any] = {
-            "game": self.slug,
-            "seat": seat,
-            "players": state["players"],
-            "removed": list(state["removed"]),
+        body: dict[str, Any] = {
             "options": dict(state["options"]),
             "hand_number": state["hand_number"],
             "hands_in_game": HANDS,
             "hand_size": FIRST_HAND_SIZE + state["hand_number"] - 1,
             "dealer": state["dealer"],
             "turn": state["turn"],
-            "phase": state["phase"],
             "went_out": state["went_out"],
             "last_turns": list(state["last_turns"]),
             "stock_count": len(state["stock"]),
@@ -641,7 +528,7 @@ class PalabrasCortas(Game):
                 for s in range(state["players"])
             ],
             "ready": list(state["review"]["ready"]) if state["review"] else [],
-            "totals": list(state["totals"]),
+            # Past hands' words by their faces only: their cards are back in the stock and in hands.
             "history": [
                 {
                     **hand,
@@ -652,24 +539,28 @@ class PalabrasCortas(Game):
                 }
                 for hand in state["history"]
             ],
-            "winners": self._winners(state) if state["phase"] == "finished" else [],
-            "actions": actions,
-            "action_shapes": {a: ACTION_SHAPES[a] for a in actions},
         }
         if seat is not None and 0 <= seat < state["players"]:
-            view["hand"] = [face(cards, i) for i in state["hands"][seat]]
-        return view
+            body["hand"] = [face(cards, i) for i in state["hands"][seat]]
+        return body
 
-    def scores(self, state: State) -> list[int]:
-        return list(state["totals"])
+    def scores(self, state: State) -> Scores:
+        """Totals, and their parts over the hands scored so far (words, unused cards, the zero floor, bonuses and
+        lost challenges), which add up to them."""
+        parts = {name: [0] * state["players"] for name in SCORE_PARTS}
+        for hand in state["history"]:
+            for s, breakdown in hand["scores"].items():
+                for name in SCORE_PARTS:
+                    parts[name][int(s)] += breakdown[name]
+        return Scores(list(state["totals"]), parts=parts)
 
     def status(self, state: State) -> Status:
         phase = state["phase"]
         if phase == "finished":
-            return Status(phase, (), finished=True, summary=f"Game over: seats {self._winners(state)} win.")
+            return Status(phase, (), finished=True, summary=f"Game over after {HANDS} hands.")
         if phase == "review":
             waiting = tuple(s for s in active_seats(state) if s not in state["review"]["ready"])
-            return Status(phase, waiting, summary=f"Hand {state['hand_number']}: challenges, then ready.")
+            return Status(phase, waiting, summary=f"Hand {state['hand_number']} of {HANDS}: challenges, then ready.")
         verb = "draw" if phase == "draw" else "discard"
         last = " (last turn)" if state["went_out"] is not None else ""
         return Status(
@@ -677,6 +568,50 @@ class PalabrasCortas(Game):
             (state["turn"],),
             summary=f"Hand {state['hand_number']} of {HANDS}: seat {state['turn']} to {verb}{last}.",
         )
+
+    def describe_move(self, state: State, seat: int | None, action: dict[str, Any], public_events: list[Event]) -> str:
+        first = public_events[0] if public_events else {}
+        kind = first.get("type")
+        if kind == "draw":
+            if first["source"] == "stock":
+                return "drew from the stock"
+            return f"took {first['card']['letters']} from the discard pile"
+        if kind == "reshuffle":
+            return "drew from the stock (the discard pile was shuffled into a new stock)"
+        if kind == "discard":
+            return f"discarded {first['card']['letters']}"
+        if kind in ("went_out", "laid_down"):
+            words = ", ".join(w["word"] for w in first["words"])
+            discarded = first["discard"]["letters"]
+            if kind == "went_out":
+                return f"went out with {words}, discarding {discarded}"
+            return f"laid {words or 'no words'} and discarded {discarded}"
+        if kind == "challenge":
+            verdict = "the word stands" if first["valid"] else "upheld, not in the lexicon"
+            return f"challenged {first['text']}: {verdict}"
+        if kind == "ready":
+            return "is ready"
+        if kind == "advanced":
+            return "ended the review"
+        return super().describe_move(state, seat, action, public_events)
+
+    def places(self, state: State) -> dict[str, list[int]]:
+        found = {
+            "stock": list(state["stock"]),
+            "discard": list(state["discard"]),
+            "out_of_play": list(state["out_of_play"]),
+        }
+        for s in range(state["players"]):
+            found[f"hand {s}"] = list(state["hands"][s])
+            found[f"laid {s}"] = [i for w in state["laid"][s] for i in w]
+        return found
+
+    def visible_pieces(self, state: State, seat: int | None) -> set[int]:
+        """Your own hand, the discard pile (every card in it was shown face up) and the words laid this hand."""
+        seen = set(state["discard"]) | {i for words in state["laid"] for w in words for i in w}
+        if seat is not None and 0 <= seat < state["players"]:
+            seen |= set(state["hands"][seat])
+        return seen
 
 
 RULES = PalabrasCortas()

@@ -26,7 +26,7 @@ plays, and the cost follows their number):
 - A placement is its letters (a string) on a span of a line; the scoring of a span (see :class:`_Span`) is
   worked out once for every play laid on its squares, and each of a placement's plays (one per way the blanks
   can stand) costs a multiply-add per tile. A play's words are scored by
-  :func:`games.rules.grabble_board.word_score` itself when read, and add up to its score, so a hint's score is
+  :func:`games.rules.grabble.board.word_score` itself when read, and add up to its score, so a hint's score is
   what the play will score.
 - The objects made per play are few and the trie's nodes are untracked by the garbage collector, whose passes
   would otherwise add tens of milliseconds to a large rack.
@@ -42,7 +42,7 @@ from typing import Any, NamedTuple
 
 from games.engine import State, WordList
 from games.engine.board import ACROSS, DOWN, coords, square
-from games.rules.grabble_board import ALPHABET, CENTRE, SIZE, play_bonus, premium_factors, tile_bag, word_score
+from games.rules.grabble.board import ALPHABET, CENTRE, SIZE, play_bonus, premium_factors, tile_bag, word_score
 
 Node = dict[str, int]  # a trie node: letter -> the child's index in ``Trie.nodes``
 
@@ -415,7 +415,7 @@ class _Rack:
 class _Span(NamedTuple):
     """The squares of a line a play's main word covers, and what scoring any letters laid on its free squares
     takes. A play's base score is, over its words, (the board tiles' values + each laid tile's value times its
-    letter factor) times the word factors of the squares laid, as :func:`~games.rules.grabble_board.word_score`
+    letter factor) times the word factors of the squares laid, as :func:`~games.rules.grabble.board.word_score`
     counts it: linear in each laid tile's value. So it is ``base`` (the score with every tile laid a blank, the
     full-rack bonus included) plus, for each tile laid from the rack, its value over a blank's times its weight
     (its letter factor times the word factors of the words through it: the main word's and its cross word's, if
@@ -470,7 +470,7 @@ class Play:
     @property
     def words(self) -> tuple[Word, ...]:
         """The words formed, main word first, then the cross words in reading order (as the rules list them),
-        each scored by :func:`~games.rules.grabble_board.word_score`."""
+        each scored by :func:`~games.rules.grabble.board.word_score`."""
         line, start, end, value = self.span.line, self.span.start, self.span.end, self.span.rack.value
         new = dict(zip(self.span.laid, self.letters, strict=True))
         blank = value.get("", 0)

@@ -1,56 +1,51 @@
-"""Palabras Cortas solitaire (SOLITARIO on the rule sheet): one player, eight piles, 48 cards.
+"""Palabras Cortas solitaire: one player, eight piles of five face-down cards and one face up; spell words from the
+cards showing, refill an emptied pile from a face-down card, and use all 48 cards to win. The rules as this game
+reads them are in ``docs/games/palabras_cortas.md``.
 
-Deal eight piles of five cards face down and one face up on each (48 cards; the rest of the deck stays in the
-box). Form a word from the visible top cards (any of them, in any order, at least two cards), remove it, and the
-card beneath each used card is turned up. The player wins when all 48 cards have gone into words.
-
-Choices where the sheet is terse:
-
-- Refilling: "after using all the cards of a pile, turn up a card of any pile and use it to refill the reduced
-  pile". When a word empties a pile the game waits for a ``refill``: the player names the empty pile and a pile
-  that still has a face-down card; that pile's top face-down card (the one under its face-up card) is turned up and
-  becomes the empty pile's card. Several empty piles are refilled one at a time. Once no pile has a face-down card
-  left, empty piles stay empty and play goes on with the cards still showing.
-- Words are always checked against the lexicon (there is nobody to challenge); a refused word is named.
-- Score: the points of the cards put into words (score events), so a stuck game still has a result.
-- Stuck: after every word or refill the visible cards are searched for any word of the lexicon; if there is none
-  the game ends as ``stuck`` (the search result is written into the event). The player may also ``give_up``.
-- The deck option is the main game's; the cards, spelling and lexicon look-up are imported from it.
+State: ``piles`` (bottom to top: the last id of a pile is its face-up card), ``box`` (the cards not dealt) and
+``words`` (card-id lists) hold every card exactly once; ``phase`` is ``play``, ``refill`` or ``finished``, with
+``result`` (``won``, ``stuck``, ``gave_up``, ``abandoned``) once finished.
 """
 
 from itertools import permutations
 from typing import Any
 
-from games.engine import AppError, Context, Event, Game, State, Status, event, score
+from games.engine import (
+    INT,
+    INTS,
+    TURN,
+    AppError,
+    Context,
+    Event,
+    Field,
+    Game,
+    Scores,
+    State,
+    Status,
+    action,
+    event,
+    score,
+)
 from games.engine.cards import Card, deal, shuffled_ids
 from games.engine.encounters import PLAYED, WordEncounter
-from games.engine.errors import BAD_ACTION, GAME_OVER, NOT_A_WORD, NOT_ALLOWED, NOT_HELD, WRONG_PHASE
+from games.engine.errors import BAD_ACTION, NOT_A_WORD, NOT_ALLOWED, NOT_HELD
+from games.engine.letter_cards import face, look_up, points, spell, word_ids, word_record
 from games.engine.rng import new_rng_state
-from games.rules.palabras_cortas import (
-    DECK_OPTION,
-    check_shape,
-    deck,
-    face,
-    look_up,
-    points,
-    spell,
-    word_ids,
-    word_record,
-)
+from games.rules.palabras_cortas.deck import DECK_OPTION, deck
 
 PILES = 8
 FACE_DOWN = 5
 DEALT = PILES * (FACE_DOWN + 1)
-
-ACTION_SHAPES: dict[str, dict[str, Any]] = {
-    "word": {"type": "word", "cards": ["card id", "card id"]},
-    "refill": {"type": "refill", "pile": "index of the empty pile", "source": "index of a pile with face-down cards"},
-    "give_up": {"type": "give_up"},
+RESULTS = {
+    "won": "every card used",
+    "stuck": "no word left to spell",
+    "gave_up": "given up",
+    "abandoned": "abandoned",
 }
 
 
-def _pile_index(value: Any, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < PILES:
+def _pile_index(value: int, what: str) -> int:
+    if not 0 <= value < PILES:
         raise AppError(BAD_ACTION, f"The {what} must be a pile number from 0 to {PILES - 1}.")
     return value
 
@@ -62,6 +57,7 @@ class PalabrasCortasSolitario(Game):
     min_players = 1
     max_players = 1
     options = (DECK_OPTION,)
+    renderer = "palabras_cortas_solitario"
 
     def _new(self, players: int, options: dict[str, Any], seed: int) -> tuple[State, list[Event]]:
         state: State = {
@@ -96,28 +92,19 @@ class PalabrasCortasSolitario(Game):
         return [i for i, p in enumerate(piles) if not p], [i for i, p in enumerate(piles) if len(p) > 1]
 
     # -- actions ------------------------------------------------------------------------------------------------
-    def _apply(self, state: State, seat: int | None, action: dict[str, Any], ctx: Context) -> list[Event]:
-        kind = check_shape(action, ACTION_SHAPES)
-        if state["phase"] == "finished":
-            raise AppError(GAME_OVER, "The game is over.")
-        if seat != 0:
-            raise AppError(NOT_ALLOWED, "Only the player can play a solitaire.")
-        if kind == "give_up":
-            return self._finish(state, "gave_up")
-        if kind == "word":
-            if state["phase"] != "play":
-                raise AppError(WRONG_PHASE, "Refill the empty pile first.")
-            events = self._word(state, action, ctx)
-        else:
-            if state["phase"] != "refill":
-                raise AppError(WRONG_PHASE, "No pile is waiting to be refilled.")
-            events = self._refill(state, action)
-        return events + self._settle(state, ctx)
+    def _word_choices(self, state: State, seat: int) -> dict[str, Any]:
+        return {"cards": [pile[-1] for pile in state["piles"] if pile]}
 
-    def _word(self, state: State, action: dict[str, Any], ctx: Context) -> list[Event]:
-        ids = word_ids(action.get("cards"))
-        if len(set(ids)) != len(ids):
-            raise AppError(BAD_ACTION, "The same card is used twice.")
+    @action(
+        "word",
+        phases=("play",),
+        actor=TURN,
+        fields=(Field("cards", INTS, max_items=PILES, help="showing cards in reading order"),),
+        choices="_word_choices",
+        label="Spell a word",
+    )
+    def _word(self, state: State, seat: int, action: dict[str, Any], ctx: Context) -> list[Event]:
+        ids = word_ids(action["cards"])
         tops = {pile[-1]: i for i, pile in enumerate(state["piles"]) if pile}
         if any(i not in tops for i in ids):
             raise AppError(NOT_HELD, "Words are made only from the cards showing on top of the piles.")
@@ -132,14 +119,27 @@ class PalabrasCortasSolitario(Game):
         gained = points(cards, ids)
         state["total"] += gained
         revealed = {tops[i]: face(cards, state["piles"][tops[i]][-1]) for i in ids if state["piles"][tops[i]]}
-        return [
+        events = [
             event("word", **word_record(cards, ids), key=key, revealed={str(p): c for p, c in revealed.items()}),
             score(0, gained, "word", word=text),
         ]
+        return events + self._settle(state, ctx)
 
-    def _refill(self, state: State, action: dict[str, Any]) -> list[Event]:
-        target = _pile_index(action.get("pile"), "pile to refill")
-        source = _pile_index(action.get("source"), "pile to take a card from")
+    def _refill_choices(self, state: State, seat: int) -> dict[str, Any]:
+        empty, sources = self._empty_and_sources(state)
+        return {"pile": empty, "source": sources}
+
+    @action(
+        "refill",
+        phases=("refill",),
+        actor=TURN,
+        fields=(Field("pile", INT, help="the empty pile"), Field("source", INT, help="a pile with face-down cards")),
+        choices="_refill_choices",
+        label="Refill a pile",
+    )
+    def _refill(self, state: State, seat: int, action: dict[str, Any], ctx: Context) -> list[Event]:
+        target = _pile_index(action["pile"], "pile to refill")
+        source = _pile_index(action["source"], "pile to take a card from")
         empty, sources = self._empty_and_sources(state)
         if target not in empty:
             raise AppError(NOT_ALLOWED, "That pile is not empty.")
@@ -147,7 +147,12 @@ class PalabrasCortasSolitario(Game):
             raise AppError(NOT_ALLOWED, "That pile has no face-down card to turn up.")
         card = state["piles"][source].pop(-2)
         state["piles"][target].append(card)
-        return [event("refill", pile=target, source=source, card=face(self._cards(state), card))]
+        refilled = event("refill", pile=target, source=source, card=face(self._cards(state), card))
+        return [refilled, *self._settle(state, ctx)]
+
+    @action("give_up", phases=("play", "refill"), actor=TURN, label="Give up")
+    def _give_up(self, state: State, seat: int, action: dict[str, Any], ctx: Context) -> list[Event]:
+        return self._finish(state, "gave_up")
 
     def _settle(self, state: State, ctx: Context) -> list[Event]:
         """After a move: wait for a refill, or end the game won or stuck, or play on."""
@@ -184,47 +189,62 @@ class PalabrasCortasSolitario(Game):
         return self._finish(state, "abandoned")
 
     # -- what the player sees -----------------------------------------------------------------------------------
-    def actions(self, state: State, seat: int | None) -> list[str]:
-        if seat != 0 or state["phase"] == "finished":
-            return []
-        return ["word", "give_up"] if state["phase"] == "play" else ["refill", "give_up"]
-
     def encounters(self, state: State, events: list[Event]) -> list[WordEncounter]:
         return [
             WordEncounter(seat=0, kind=PLAYED, key=ev["key"], form=ev["word"]) for ev in events if ev["type"] == "word"
         ]
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+    def body(self, state: State, seat: int | None) -> dict[str, Any]:
         cards = self._cards(state)
-        actions = self.actions(state, seat)
-        empty, sources = self._empty_and_sources(state)
+        used = sum(len(w) for w in state["words"])
         return {
-            "game": self.slug,
-            "seat": seat,
             "options": dict(state["options"]),
-            "phase": state["phase"],
             "result": state["result"],
+            "result_text": RESULTS.get(state["result"] or "", ""),
             "piles": [{"count": len(p), "top": face(cards, p[-1]) if p else None} for p in state["piles"]],
-            "empty_piles": empty if state["phase"] == "refill" else [],
-            "refill_sources": sources if state["phase"] == "refill" else [],
             "words": [word_record(cards, w) for w in state["words"]],
-            "cards_used": sum(len(w) for w in state["words"]),
+            "cards_used": used,
             "cards_dealt": DEALT,
+            "cards_left": sum(len(p) for p in state["piles"]),
             "total": state["total"],
-            "actions": actions,
-            "action_shapes": {a: ACTION_SHAPES[a] for a in actions},
         }
 
-    def scores(self, state: State) -> list[int]:
-        return [state["total"]]
+    def scores(self, state: State) -> Scores:
+        return Scores([state["total"]])
 
     def status(self, state: State) -> Status:
-        if state["phase"] == "finished":
-            return Status(
-                "finished", (), finished=True, summary=f"Solitaire {state['result']}: {state['total']} points."
-            )
         used = sum(len(w) for w in state["words"])
-        return Status(state["phase"], (0,), summary=f"{used} of {DEALT} cards in words.")
+        if state["phase"] == "finished":
+            summary = f"Solitaire over ({RESULTS[state['result']]}): {used} cards in words, {state['total']} points."
+            return Status("finished", (), finished=True, summary=summary)
+        summary = f"{used} of {DEALT} cards in words."
+        if state["phase"] == "refill":
+            summary += " Refill the empty pile."
+        return Status(state["phase"], (0,), summary=summary)
+
+    def winners(self, state: State, scores: Scores) -> list[int]:
+        """The player wins by using every card; a stuck or abandoned game has no winner."""
+        return [0] if state["result"] == "won" else []
+
+    def describe_move(self, state: State, seat: int | None, action: dict[str, Any], public_events: list[Event]) -> str:
+        first = public_events[0] if public_events else {}
+        if first.get("type") == "word":
+            return f"spelled {first['word']} ({first['points']} points)"
+        if first.get("type") == "refill":
+            return f"refilled pile {first['pile'] + 1} from pile {first['source'] + 1}"
+        if first.get("type") == "game_over" and first["result"] == "gave_up":
+            return "gave up"
+        return super().describe_move(state, seat, action, public_events)
+
+    def places(self, state: State) -> dict[str, list[int]]:
+        found = {f"pile {i}": list(pile) for i, pile in enumerate(state["piles"])}
+        found["box"] = list(state["box"])
+        found["words"] = [i for w in state["words"] for i in w]
+        return found
+
+    def visible_pieces(self, state: State, seat: int | None) -> set[int]:
+        """The face-up top of every pile and the cards put into words; face-down cards and the box stay hidden."""
+        return {pile[-1] for pile in state["piles"] if pile} | {i for w in state["words"] for i in w}
 
 
 RULES = PalabrasCortasSolitario()

@@ -1,0 +1,127 @@
+"""Broadcasts after a commit: the one way the services of every app talk to the open pages.
+
+The database is the truth and every page resyncs on reconnect, so a broadcast is best effort: a channel layer that
+is down is logged, never raised, and the change that was committed stands. Services call :func:`group_send` inside
+``transaction.on_commit`` (never before the commit: a rolled-back change must not appear anywhere).
+
+The websocket consumer that plays a move runs the move inside :func:`deferring`: the same transaction, but the
+committed move's messages (and its ``later`` work, the learning job's publish) are handed back in a
+:class:`Deferred` instead of being sent one by one from the database thread, which every table of the server
+process shares. The consumer then sends them all at once from its own event loop with :func:`send_deferred`.
+
+The group names live here too, so that producers and consumers agree on them.
+"""
+
+import asyncio
+import logging
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import Any
+
+from asgiref.sync import async_to_sync, sync_to_async
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+
+from config.celery import app as celery_app
+
+logger = logging.getLogger(__name__)
+
+Message = dict[str, Any]
+
+
+# -- group names ---------------------------------------------------------------------------------------------------
+def table_group(table_id: int) -> str:
+    """Everyone with the table open: its seats, its spectators and the teacher."""
+    return f"table-{table_id}"
+
+
+def lesson_group(lesson_id: int) -> str:
+    """The teacher's dashboard of a lesson."""
+    return f"lesson-{lesson_id}"
+
+
+def classroom_group(classroom_id: int) -> str:
+    """Every open page of a class (its roster, and the students waiting to be sent to their table)."""
+    return f"classroom-{classroom_id}"
+
+
+def user_group(user_id: int) -> str:
+    """Every open page of one person (to close them when the teacher removes a student)."""
+    return f"user-{user_id}"
+
+
+def recipient(seat: int | None) -> str:
+    """The key of a seat's own copy in a table's broadcast (``None``: the spectators' and the teacher's)."""
+    return "spectators" if seat is None else str(seat)
+
+
+# -- deferring -----------------------------------------------------------------------------------------------------
+@dataclass
+class Deferred:
+    """What a committed change left for its async caller to do: ``messages`` to send (group, message), then the
+    ``later`` work, which nobody waits for."""
+
+    messages: list[tuple[str, Message]] = field(default_factory=list)
+    later: list[Callable[[], None]] = field(default_factory=list)
+
+
+# Set while a change runs inside deferring(): group_send and defer_later fill it instead of acting.
+_deferred: ContextVar[Deferred | None] = ContextVar("deferred_broadcasts", default=None)
+
+
+@contextmanager
+def deferring() -> Iterator[Deferred]:
+    """Collect the broadcasts made (on commit) inside the block instead of sending them."""
+    deferred = Deferred()
+    token = _deferred.set(deferred)
+    try:
+        yield deferred
+    finally:
+        _deferred.reset(token)
+
+
+def defer_later(job: Callable[[], None]) -> bool:
+    """Hand ``job`` to the deferring caller, to be run after its broadcasts; ``False`` if nobody is deferring
+    (the caller then does it itself)."""
+    deferred = _deferred.get()
+    if deferred is None:
+        return False
+    deferred.later.append(job)
+    return True
+
+
+def group_send(group: str, message: Message) -> None:
+    """Send ``message`` to ``group``, best effort; inside :func:`deferring` it is collected instead."""
+    deferred = _deferred.get()
+    if deferred is not None:
+        deferred.messages.append((group, message))
+        return
+    try:
+        async_to_sync(get_channel_layer().group_send)(group, message)
+    except Exception:
+        logger.exception("could not broadcast to %s", group)
+
+
+async def send_deferred(deferred: Deferred) -> None:
+    """Send the collected broadcasts all at once from the event loop, then do the later work in a worker thread:
+    not the database thread, which every table of this server process waits for, unless Celery runs eagerly (no
+    broker configured) and the job itself is done there and then."""
+    layer = get_channel_layer()
+    results = await asyncio.gather(
+        *(layer.group_send(group, message) for group, message in deferred.messages), return_exceptions=True
+    )
+    for (group, _), result in zip(deferred.messages, results, strict=True):
+        if isinstance(result, BaseException):
+            logger.error("could not broadcast to %s", group, exc_info=result)
+    if deferred.later:
+        if celery_app.conf.task_always_eager:
+            await database_sync_to_async(_run_all)(deferred.later)
+        else:
+            await sync_to_async(_run_all, thread_sensitive=False)(deferred.later)
+
+
+def _run_all(work: list[Callable[[], None]]) -> None:
+    for job in work:
+        job()

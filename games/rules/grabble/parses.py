@@ -1,0 +1,160 @@
+"""Grabble's parses: reading a player's parse of a word, checking it against the lexicon's analyses, marking it in
+the quiz, and the vocabulary a page offers for it (parts of speech, fields and values of
+:mod:`lexicons.morphology`), so that the page asks for exactly what the rules read.
+
+A parse as a player sends it: ``{word, lemma, pos, parse: {field: value}}``. The lemma is Greek, with or without
+accents, or Beta Code (``lo/gos``), which is read with :mod:`lexicons.betacode`, the one Beta Code reader.
+"""
+
+from typing import Any
+
+from games.engine import AppError, Context
+from games.engine.errors import BAD_ACTION
+from lexicons import morphology
+from lexicons.betacode import BetaCodeError, looks_like_beta_code, to_greek
+from lexicons.normalise import greek_key
+
+WRONG_PARSE = "wrong_parse"
+MAX_TEXT = 60
+# Fields a player may leave out: nominals without a gender (ἐγώ), words without a degree.
+OPTIONAL_FIELDS = ("gender", "degree")
+
+
+def need(condition: bool, message: str, code: str = BAD_ACTION) -> None:
+    if not condition:
+        raise AppError(code, message)
+
+
+def vocabulary() -> dict[str, Any]:
+    """What a parse form offers: the parts of speech, the values of every field, and which fields each part of
+    speech asks for (a verb's by its mood, once the mood is chosen; ``"V"`` alone asks for the mood)."""
+    every = {"gender": "M", "degree": "C"}
+    return {
+        "pos": dict(morphology.POS),
+        "values": {name: dict(values) for name, values in morphology.VALUES.items()},
+        "fields": {
+            code: ["mood"] if code == "V" else list(morphology.fields_for(code, every)) for code in morphology.POS
+        },
+        "verb_fields": {mood: list(morphology.fields_for("V", {"mood": mood})) for mood in morphology.VALUES["mood"]},
+        "optional": list(OPTIONAL_FIELDS),
+    }
+
+
+def lemma_form(lemma: str) -> str | None:
+    """The Greek a typed lemma stands for: itself when typed in Greek, its reading when in Beta Code, ``None``
+    when it is neither."""
+    if not looks_like_beta_code(lemma):
+        return lemma
+    try:
+        return to_greek(lemma)
+    except BetaCodeError:
+        return None
+
+
+def lemma_previews(parses: list[Any]) -> list[dict[str, Any]]:
+    """For a preview: each given lemma with the Greek it reads as (``greek`` is ``None`` for text that is neither
+    Greek nor Beta Code). Lenient: an unfinished parse is skipped, not refused."""
+    found = []
+    for item in parses:
+        if not isinstance(item, dict) or not isinstance(item.get("word"), str):
+            continue
+        lemma = item.get("lemma")
+        if not isinstance(lemma, str) or not lemma.strip():
+            continue
+        lemma = lemma.strip()
+        found.append(
+            {
+                "word": greek_key(item["word"]),
+                "lemma": lemma,
+                "beta_code": looks_like_beta_code(lemma),
+                "greek": lemma_form(lemma),
+            }
+        )
+    return found
+
+
+def given_parses(parses: Any, words: list[str]) -> dict[str, dict[str, Any]]:
+    """The player's parses, one per word formed, keyed by the word; checked for shape."""
+    need(isinstance(parses, list), f"Parse every word formed: {', '.join(words)}.")
+    given: dict[str, dict[str, Any]] = {}
+    for item in parses:
+        need(isinstance(item, dict) and isinstance(item.get("word"), str), "Each parse names its word.")
+        key = greek_key(item["word"])
+        need(key in words, f"{key} is not a word formed by this move.")
+        lemma = item.get("lemma")
+        need(isinstance(lemma, str) and 0 < len(lemma.strip()) <= MAX_TEXT, f"{key}: give the lemma.")
+        greek = lemma_form(lemma.strip())
+        need(greek is not None, f"{key}: the lemma {lemma!r} is neither Greek nor Beta Code.")
+        pos = item.get("pos")
+        try:
+            pos = morphology.pos_code(pos) if isinstance(pos, str) else None
+        except ValueError:
+            pos = None
+        need(pos is not None, f"{key}: give the part of speech ({', '.join(morphology.POS)}).")
+        parse = item.get("parse", {})
+        need(isinstance(parse, dict), f"{key}: the parse is a dict of fields.")
+        clean = {}
+        for name, value in parse.items():
+            need(name in morphology.FIELDS, f"{key}: {name!r} is not a parse field.")
+            need(isinstance(value, str) and value.strip().upper() in morphology.VALUES[name], f"{key}: bad {name}.")
+            clean[name] = value.strip().upper()
+        given[key] = {"lemma": greek, "pos": pos, "parse": clean}
+    missing = [w for w in words if w not in given]
+    need(not missing, f"Parse every word formed; missing: {', '.join(missing)}.")
+    return given
+
+
+def wrong_fields(given: dict[str, Any], analysis: dict[str, Any]) -> list[str]:
+    """What is wrong in ``given`` against one analysis: "lemma", "part of speech", then parse fields — those the
+    word has that are missing or wrong, and those it does not have (a parse gives exactly the analysis's fields)."""
+    wrong = []
+    if greek_key(given["lemma"]) != greek_key(analysis["lemma"]):
+        wrong.append("lemma")
+    pos = morphology.pos_code(analysis["pos"])
+    if given["pos"] != pos:
+        wrong.append("part of speech")
+    fields = set(morphology.compare(given["parse"], {"pos": pos, "parse": analysis["parse"]}))
+    fields |= set(given["parse"]) - set(morphology.fields_for(pos, analysis["parse"]))
+    return wrong + [name for name in morphology.FIELDS if name in fields]
+
+
+def check_parse(ctx: Context, key: str, given: dict[str, Any]) -> dict[str, Any] | None:
+    """The lexicon analysis of ``key`` that ``given`` matches; ``None`` if the lexicon cannot tell.
+
+    A wrong parse raises, naming what is wrong against the closest analysis (never the answer)."""
+    lexicon = ctx.lexicon
+    analyses = [dict(a) for a in lexicon.analyses(key)] if lexicon is not None and lexicon.is_word(key) else []
+    if not analyses:
+        return None
+    best: list[str] | None = None
+    for analysis in analyses:
+        wrong = wrong_fields(given, analysis)
+        if not wrong:
+            return {k: analysis.get(k, "") for k in ("form", "lemma", "pos", "parse", "gloss")}
+        if best is None or len(wrong) < len(best):
+            best = wrong
+    assert best is not None
+    verb = "is" if len(best) == 1 else "are"
+    raise AppError(WRONG_PARSE, f"{key}: {_join(best)} {verb} wrong.")
+
+
+def _join(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def describe(analysis: dict[str, Any]) -> str:
+    try:
+        return morphology.describe(analysis["pos"], analysis["parse"])
+    except (ValueError, KeyError):
+        return ""
+
+
+def encounter_details(word: dict[str, Any], turn: int) -> dict[str, Any]:
+    analysis = word.get("analysis") or {}
+    return {
+        "key": word["word"],
+        "form": analysis.get("form") or word["word"],
+        "lemma": analysis.get("lemma", ""),
+        "analysis": analysis,
+        "turn": turn,
+    }

@@ -1,0 +1,216 @@
+"""Playing at a table: applying an action, previewing one, and the move log with its broadcasts.
+
+An action is applied in one transaction: the table row is locked, the version checked, the pure rules run, the move
+appended and the new state saved. Only after the commit are the events broadcast, each recipient getting their own
+censored copy and their own view (the teacher watches as a spectator). A table has one channel-layer group: its
+message carries every seat's censored copy, and each connection forwards only its own seat's to its browser, so no
+browser ever receives what it may not see, while a move costs one group send instead of one per seat (each costs
+channels-redis four Redis commands on the sender's event loop; bench/live measured them). Broadcasts are best
+effort (:mod:`config.transport`) — the database is the truth and a client that misses one resyncs by sequence
+number.
+
+The websocket consumer plays through :func:`apply_action_deferred`: the same transaction, but the committed move's
+broadcasts come back to it to be sent from its event loop, instead of being sent one by one from the database thread
+while that thread (which every table of the server process shares) waits on Redis.
+"""
+
+from collections.abc import Callable
+from datetime import datetime
+from functools import partial
+from typing import Any
+
+from django.db import connection, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from config import transport
+from config.transport import Deferred
+from games import selectors
+from games.engine import Action, AppError, Context, Event, Game, censor_all
+from games.models import Move, Seat, Table
+from learning import services as learning_services
+from learning.models import User
+from lexicons import services as lexicon_services
+
+# Our own error codes (the rules' codes pass through unchanged).
+FORBIDDEN = "forbidden"
+NOT_FOUND = "not_found"
+STALE = "stale"
+PAUSED = "paused"
+FINISHED = "finished"
+BAD_ACTION = "bad_action"
+
+
+def run_rules(
+    play: Callable[[Context], tuple[dict[str, Any], list[Event]]], lexicon_id: int | None, now: datetime
+) -> tuple[dict[str, Any], list[Event]]:
+    """Run one rules call with the table's lexicon (their refusals are :class:`AppError` already)."""
+    try:
+        return play(Context(selectors.word_list_for(lexicon_id), now.timestamp()))
+    except lexicon_services.LexiconNotReady:
+        raise AppError("lexicon_not_ready", "The table's lexicon is being imported; try again shortly.") from None
+
+
+# -- playing ---------------------------------------------------------------------------------------------------
+def apply_action_deferred(
+    table_id: int, user: User, action: Action, expected_version: int | None = None
+) -> tuple[Move, Deferred]:
+    """:func:`apply_action` for the websocket consumer: the broadcasts are prepared on commit as usual but handed
+    back instead of sent; the caller sends them with :func:`send_deferred`. Nothing comes back for an action that
+    failed (it raises). Inside a caller's own transaction nothing is deferred: that commit is not ours to wait for."""
+    if transaction.get_connection().in_atomic_block:
+        return apply_action(table_id, user, action, expected_version), Deferred()
+    with transport.deferring() as deferred:
+        move = apply_action(table_id, user, action, expected_version)
+    return move, deferred
+
+
+async def send_deferred(deferred: Deferred) -> None:
+    """Send a deferred move's broadcasts from the event loop, then publish its recording job."""
+    await transport.send_deferred(deferred)
+
+
+def apply_action(table_id: int, user: User, action: Action, expected_version: int | None = None) -> Move:
+    """Apply ``action`` by ``user`` (a seated student, or the class's teacher acting as moderator) to the table.
+
+    Raises :class:`AppError` (ours, or the rules' codes unchanged) and then nothing has changed.
+    ``expected_version``: refuse with ``stale`` unless the table is still at that sequence number.
+    """
+    if not isinstance(action, dict):
+        raise AppError(BAD_ACTION, "An action must be a JSON object with a type.")
+    with transaction.atomic():
+        table = locked_table(table_id)
+        seats = selectors.seats_of(table)
+        seat = _acting_seat(table, user, seats)
+        if table.status == Table.Status.PAUSED:
+            raise AppError(PAUSED, "The teacher has paused this table; wait until it resumes.")
+        if table.status == Table.Status.FINISHED:
+            raise AppError(FINISHED, "This game is over.")
+        if expected_version is not None and expected_version != table.version:
+            raise AppError(STALE, "Someone moved first: the table has changed, look again and retry.")
+        rules = selectors.rules_of(table.game)
+        now = timezone.now()
+        state, events = run_rules(partial(rules.apply, table.state, seat, action), table.lexicon_id, now)
+        return record(
+            table,
+            rules,
+            state,
+            events,
+            kind=Move.Kind.ACTION,
+            seat=seat,
+            actor=user,
+            action=action,
+            now=now,
+            seated=selectors.players(table, seats),
+        )
+
+
+def preview_action(table_id: int, user: User, action: Action) -> dict[str, Any]:
+    """What ``action`` by ``user`` would do at the table now (words formed, a score), for the sender only: the
+    rules check it as they would a move, but nothing is locked, stored or broadcast."""
+    if not isinstance(action, dict):
+        raise AppError(BAD_ACTION, "An action must be a JSON object with a type.")
+    table = selectors.table_by_id(table_id)
+    if table is None:
+        raise AppError(NOT_FOUND, "There is no such table.")
+    seat = _acting_seat(table, user, selectors.seats_of(table))
+    if table.status != Table.Status.PLAYING:
+        raise AppError(PAUSED if table.status == Table.Status.PAUSED else FINISHED, "Nothing can be played now.")
+    rules = selectors.rules_of(table.game)
+    ctx = Context(selectors.word_list_for(table.lexicon_id), timezone.now().timestamp())
+    return rules.preview(table.state, seat, action, ctx)
+
+
+def locked_table(table_id: int) -> Table:
+    """The table's row, locked until the end of the caller's transaction."""
+    if connection.vendor == "sqlite":
+        # SQLite has no row locks and fails (rather than waits) when two readers both try to write; an empty
+        # update takes its write lock first, so racing transactions queue on the busy timeout instead.
+        Table.objects.filter(pk=table_id).update(version=F("version"))
+    table = Table.objects.select_for_update().filter(pk=table_id).first()
+    if table is None:
+        raise AppError(NOT_FOUND, "There is no such table.")
+    return table
+
+
+def _acting_seat(table: Table, user: User, seats: list[Seat]) -> int | None:
+    access = selectors.access(user, table, seats)
+    if access is None:
+        raise AppError(FORBIDDEN, "You do not play at this table.")
+    return access.seat
+
+
+def record(
+    table: Table,
+    rules: Game,
+    state: dict[str, Any],
+    events: list[Event],
+    *,
+    kind: str,
+    seat: int | None,
+    actor: User | None,
+    action: Action,
+    now: datetime,
+    seated: list[dict[str, Any]] | None = None,
+) -> Move:
+    """Save the new state and log the move; on commit, broadcast it and have its encounters recorded. ``seated``:
+    the table's players as read under the lock (``None``: read them when broadcasting)."""
+    table.version += 1
+    table.state = state
+    if rules.status(state).finished:
+        table.status = Table.Status.FINISHED
+    table.save(update_fields=["state", "version", "status", "updated"])
+    move = Move.objects.create(
+        table=table, seq=table.version, kind=kind, seat=seat, actor=actor, action=action, events=events, created=now
+    )
+    _broadcast_events(table, rules, state, events, seated)
+    _enqueue_recording(move)
+    return move
+
+
+def _enqueue_recording(move: Move) -> None:
+    """The learning job is published after the broadcasts: when deferred, once the consumer has sent them."""
+    publish = partial(learning_services.publish_recording, move.pk)
+    transaction.on_commit(lambda: transport.defer_later(publish) or publish())
+
+
+# -- broadcasting ------------------------------------------------------------------------------------------------
+def _broadcast_events(
+    table: Table, rules: Game, state: dict[str, Any], events: list[Event], seated: list[dict[str, Any]] | None
+) -> None:
+    """After the commit: each seat still playing, and the spectators, get their censored events and their view."""
+    seq = table.version
+
+    def send() -> None:
+        players = selectors.players(table) if seated is None else seated
+        info = selectors.table_info(table, players)
+        recipients: list[int | None] = [p["seat"] for p in players if not p["removed"]]
+        recipients.append(None)
+        copies = {
+            transport.recipient(seat): {
+                "events": censor_all(events, seat),
+                "view": selectors.table_view(rules, state, table.status, seat),
+            }
+            for seat in recipients
+        }
+        message = {"type": "table.event", "seq": seq, "copies": copies, "table": info}
+        transport.group_send(transport.table_group(table.id), message)
+        send_dashboard_row(table, players)
+
+    transaction.on_commit(send)
+
+
+def broadcast_refresh(table: Table) -> None:
+    """The table's status changed (not its game state): every open page fetches a fresh snapshot."""
+
+    def send() -> None:
+        transport.group_send(transport.table_group(table.id), {"type": "table.refresh"})
+        send_dashboard_row(table)
+
+    transaction.on_commit(send)
+
+
+def send_dashboard_row(table: Table, seated: list[dict[str, Any]] | None = None) -> None:
+    """``table`` as saved (it is the row we locked and wrote, so there is nothing to read again)."""
+    row = selectors.dashboard_row(table, seated)
+    transport.group_send(transport.lesson_group(table.lesson_id), {"type": "lesson.row", "row": row})
