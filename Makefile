@@ -7,8 +7,10 @@ STAMP := $(VENV)/.installed
 # Biome (the linter of static/) comes from npm, pinned by package-lock.json, into ./node_modules.
 NODE_STAMP := node_modules/.installed
 export DJANGO_SETTINGS_MODULE ?= config.settings.base
+# `make run PORT=8001` serves on another port.
+export PORT ?= 8000
 
-.PHONY: run test lint chromium migrate bench
+.PHONY: run test lint chromium migrate bench port-free
 
 $(STAMP): requirements/base.txt requirements/dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -23,10 +25,15 @@ $(NODE_STAMP): package.json package-lock.json
 migrate: $(STAMP)
 	$(PY) manage.py migrate --noinput
 
-run: migrate
+# Fail at once on a busy port, before the minute of loading lexicons (the server itself would wait silently).
+port-free:
+	@python3 -c "import socket; s = socket.socket(); s.bind(('127.0.0.1', $(PORT)))" 2>/dev/null || \
+		{ echo "Port $(PORT) is busy: stop what uses it, or choose another: make run PORT=8001" >&2; exit 1; }
+
+run: port-free migrate
 	$(PY) manage.py load_bundled_lexicons
 	$(PY) manage.py demo
-	$(PY) manage.py runserver 127.0.0.1:8000
+	$(PY) manage.py runserver 127.0.0.1:$(PORT)
 
 # Real-browser tests need Debian's Chromium (no browser download: Playwright drives /usr/bin/chromium).
 chromium:

@@ -2,25 +2,101 @@
 
 A consumer subclasses :class:`JsonConsumer`, declares the messages it accepts in ``schemas`` and
 implements ``on_<type>`` for each. Everything else is done here once: messages over the size limit,
-binary frames, bad JSON, unknown types, missing or mistyped fields and unknown fields are answered
-with ``{"type": "error", "code", "message"}`` to the sender only, and so is a connection that sends
-faster than the rate limit. Nothing a client sends can raise past this class.
+binary frames, bad JSON (nested too deeply, NaN or Infinity, NUL or lone surrogates in text), unknown types,
+missing or mistyped fields and unknown fields are answered with ``{"type": "error", "code", "message"}`` to the
+sender only, and so is a connection, or a user across all their connections, that sends faster than the rate
+limits. A user may hold only a few sockets to one page at once. Nothing a client sends can raise past this class.
+
+The per-user limits are counted in this server process (no shared store on the path of every message): with
+several processes behind a balancer a user gets at most that many times the limit.
 """
 
 import json
 import logging
 import time
-from collections import deque
+from collections import Counter, deque
 from typing import Any, ClassVar
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.http.request import split_domain_port, validate_host
+from redis.exceptions import RedisError
 
 logger = logging.getLogger(__name__)
 
 # Close codes (4000-4999 are ours to define).
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_FORBIDDEN = 4403
+CLOSE_TOO_MANY = 4429
+CLOSE_TRY_AGAIN = 1013  # the channel layer (Redis) is down: the page reconnects with backoff
+LAYER_DOWN = (OSError, TimeoutError, RedisError)  # what a channel layer raises while Redis is unreachable
+
+# Per process: open sockets by (user, page), and each user's recent messages across all their sockets.
+_open_sockets: Counter[tuple[int, str]] = Counter()
+_user_messages: dict[int, deque[float]] = {}
+
+
+class _BadJson(ValueError):
+    pass
+
+
+def _refuse_constant(name: str) -> float:
+    raise _BadJson(f"{name} is not a number JSON allows.")
+
+
+def _nesting_depth(text: str) -> int:
+    """How deeply arrays and objects nest in JSON ``text`` (brackets inside strings do not count), found without
+    parsing, so a frame nested a thousand levels deep is refused before the parser recurses into it."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def _clean(value: Any) -> bool:
+    """No NUL and no lone surrogate in any text or key (neither can be stored nor sent back as UTF-8)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if "\x00" in item or any("\ud800" <= ch <= "\udfff" for ch in item):
+                return False
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return True
+
+
+def parse_message(text: str) -> Any:
+    """The JSON value of a frame, or :class:`ValueError` with a message for the sender."""
+    if _nesting_depth(text) > settings.WEBSOCKET_MAX_DEPTH:
+        raise _BadJson(f"Messages may nest at most {settings.WEBSOCKET_MAX_DEPTH} levels deep.")
+    try:
+        message = json.loads(text, parse_constant=_refuse_constant)
+    except _BadJson:
+        raise
+    except ValueError:
+        raise _BadJson("Messages must be valid JSON.") from None
+    if not _clean(message):
+        raise _BadJson("Messages may not contain NUL characters or unpaired surrogates.")
+    return message
+
 
 Schema = dict[str, tuple[type | tuple[type, ...], bool]]  # field -> (types, required)
 
@@ -34,19 +110,43 @@ class JsonConsumer(AsyncWebsocketConsumer):
         if not user.is_authenticated:
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
+        page = (user.pk, self.scope["path"])
+        if _open_sockets[page] >= settings.WEBSOCKET_MAX_SOCKETS_PER_PAGE:
+            await self.close(code=CLOSE_TOO_MANY)
+            return
+        _open_sockets[page] += 1
+        self._page: tuple[int, str] | None = page
         groups = await self.admit(user)
         if groups is None:
             await self.close(code=CLOSE_FORBIDDEN)
             return
         self.joined_groups = groups
-        for group in groups:
-            await self.channel_layer.group_add(group, self.channel_name)
+        try:
+            for group in groups:
+                await self.channel_layer.group_add(group, self.channel_name)
+        except LAYER_DOWN as error:
+            # Redis is down or restarting: refuse this connection cleanly (no 500); the page tries again.
+            logger.warning("channel layer unavailable, connection refused: %s", error)
+            self.joined_groups = []
+            await self.close(code=CLOSE_TRY_AGAIN)
+            return
         await self.accept()
         await self.on_connected()
 
     async def disconnect(self, code: int) -> None:
+        page = getattr(self, "_page", None)
+        if page is not None:
+            _open_sockets[page] -= 1
+            if _open_sockets[page] <= 0:
+                del _open_sockets[page]
+            self._page = None
+            if not any(user_id == page[0] for user_id, _ in _open_sockets):
+                _user_messages.pop(page[0], None)
         for group in getattr(self, "joined_groups", []):
-            await self.channel_layer.group_discard(group, self.channel_name)
+            try:
+                await self.channel_layer.group_discard(group, self.channel_name)
+            except LAYER_DOWN:
+                break  # the layer is down: its groups expire by themselves
 
     async def admit(self, user) -> list[str] | None:
         """The groups this logged-in ``user`` listens to here, or ``None`` if they may not connect."""
@@ -68,9 +168,9 @@ class JsonConsumer(AsyncWebsocketConsumer):
             await self.send_error("rate_limited", "Too many messages: slow down and try again in a moment.")
             return
         try:
-            message = json.loads(text)
-        except ValueError:
-            await self.send_error("bad_json", "Messages must be valid JSON.")
+            message = parse_message(text)
+        except ValueError as error:
+            await self.send_error("bad_json", str(error))
             return
         problem = self._schema_problem(message)
         if problem:
@@ -79,13 +179,15 @@ class JsonConsumer(AsyncWebsocketConsumer):
         await getattr(self, f"on_{message['type']}")(message)
 
     def _within_rate_limit(self) -> bool:
-        limit, window = settings.WEBSOCKET_RATE_LIMIT
+        """Within this connection's limit and within its user's limit across all their connections."""
         now = time.monotonic()
-        while self._sent_at and now - self._sent_at[0] > window:
-            self._sent_at.popleft()
-        if len(self._sent_at) >= limit:
+        user_id = self.scope["user"].pk
+        mine = _user_messages.setdefault(user_id, deque())
+        if not _admit(self._sent_at, settings.WEBSOCKET_RATE_LIMIT, now):
             return False
-        self._sent_at.append(now)
+        if not _admit(mine, settings.WEBSOCKET_USER_RATE_LIMIT, now):
+            self._sent_at.pop()
+            return False
         return True
 
     def _schema_problem(self, message: Any) -> tuple[str, str] | None:
@@ -116,5 +218,50 @@ class JsonConsumer(AsyncWebsocketConsumer):
         await self.send_json({"type": "error", "code": code, "message": message})
 
 
+def _admit(sent_at: deque[float], rate: tuple[int, float], now: float) -> bool:
+    """A sliding-window limit: at most ``rate[0]`` messages in any ``rate[1]`` seconds."""
+    limit, window = rate
+    while sent_at and now - sent_at[0] > window:
+        sent_at.popleft()
+    if len(sent_at) >= limit:
+        return False
+    sent_at.append(now)
+    return True
+
+
 def _as_tuple(types: type | tuple[type, ...]) -> tuple[type, ...]:
     return types if isinstance(types, tuple) else (types,)
+
+
+class SameOriginValidator:
+    """Admits a websocket only from a page of this site: the ``Origin`` must have the scheme, host and port of the
+    request itself (its ``Host``, an allowed host, over http for ws and https for wss, or the scheme a trusted
+    proxy forwarded), or be one of ``CSRF_TRUSTED_ORIGINS``. Comparing the host alone would admit another
+    server on the same host (another port) or a plain-http page of an https site."""
+
+    def __init__(self, application: Any) -> None:
+        self.application = application
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
+        if scope["type"] == "websocket" and not self.allowed(scope):
+            await send({"type": "websocket.close", "code": CLOSE_FORBIDDEN})
+            return None
+        return await self.application(scope, receive, send)
+
+    @staticmethod
+    def allowed(scope: dict[str, Any]) -> bool:
+        headers = {name.decode("latin-1").lower(): value.decode("latin-1") for name, value in scope["headers"]}
+        origin, host = headers.get("origin", ""), headers.get("host", "")
+        if not origin or not host:
+            return False
+        if origin in settings.CSRF_TRUSTED_ORIGINS:
+            return True
+        domain, _port = split_domain_port(host)
+        if not domain or not validate_host(domain, settings.ALLOWED_HOSTS):
+            return False
+        secure = scope.get("scheme") == "wss"
+        proxy = settings.SECURE_PROXY_SSL_HEADER
+        if proxy is not None:
+            name = proxy[0].removeprefix("HTTP_").replace("_", "-").lower()
+            secure = secure or headers.get(name) == proxy[1]
+        return origin == f"{'https' if secure else 'http'}://{host}"

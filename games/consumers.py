@@ -59,10 +59,11 @@ class TableConsumer(JsonConsumer):
         await self.send_json({"type": "error", "code": code, "message": message, "client_id": client_id})
 
     async def on_hello(self, message: dict[str, Any]) -> None:
-        """A (re)connected client says which seq it has; it gets a snapshot unless it is up to date."""
-        snapshot = await self._snapshot()
-        if message.get("last_seq") != snapshot["seq"]:
-            await self.send_json(snapshot)
+        """A (re)connected client, or a page's heartbeat, says which seq it has; it gets a snapshot unless it is
+        up to date (checked by the table's version alone: a heartbeat costs one small read)."""
+        if message.get("last_seq") == await database_sync_to_async(selectors.table_version)(self.table_id):
+            return
+        await self.send_json(await self._snapshot())
 
     async def on_action(self, message: dict[str, Any]) -> None:
         client_id = message.get("client_id")

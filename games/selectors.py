@@ -162,6 +162,11 @@ def table_view(rules: Game, state: dict[str, Any], table_status: str, seat: int 
     return view
 
 
+def table_version(table_id: int) -> int | None:
+    """The table's sequence number (its last move), or None if there is no such table."""
+    return Table.objects.filter(pk=table_id).values_list("version", flat=True).first()
+
+
 def snapshot(table: Table, seat: int | None) -> dict[str, Any]:
     """The live protocol's ``state`` message for ``seat`` (``None``: spectator and teacher)."""
     return {

@@ -34,6 +34,8 @@ from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
+from celery.exceptions import SoftTimeLimitExceeded
+from django.conf import settings
 from django.db import transaction
 from django.db.models import TextField
 from django.db.models.functions import Cast
@@ -424,6 +426,13 @@ def build_report(report_id: int) -> None:
                 report.figures = per_student[students[0].pk]
             report.status, report.percent, report.finished, report.error_message = Report.Status.DONE, 100, now, ""
             report.save(update_fields=["figures", "status", "percent", "finished", "error_message"])
+    except SoftTimeLimitExceeded:
+        minutes = settings.REPORT_TIME_LIMIT // 60
+        Report.objects.filter(pk=report_id).update(
+            status=Report.Status.FAILED,
+            error_message=f"The report took longer than its limit of {minutes} minutes and was stopped.",
+            finished=timezone.now(),
+        )
     except Exception as error:
         logger.exception("report %s failed", report_id)
         Report.objects.filter(pk=report_id).update(

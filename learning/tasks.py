@@ -5,6 +5,7 @@ or a worker killed mid-job (tasks are acknowledged late) never double-counts.
 """
 
 from celery import shared_task
+from django.conf import settings
 from django.db import OperationalError
 
 from . import encounters, reports
@@ -15,6 +16,11 @@ def record_move(move_id: int) -> int:
     return encounters.record_move(move_id)
 
 
-@shared_task(name="learning.build_report")
+# Past the soft limit the report is marked failed with a message; the hard limit ends a job that ignores it.
+@shared_task(
+    name="learning.build_report",
+    soft_time_limit=settings.REPORT_TIME_LIMIT,
+    time_limit=settings.REPORT_TIME_LIMIT + 60,
+)
 def build_report(report_id: int) -> None:
     reports.build_report(report_id)

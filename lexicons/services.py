@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from celery.exceptions import SoftTimeLimitExceeded
+from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
@@ -224,6 +226,9 @@ def run_import_job(job_id: int) -> None:
         count = import_lexicon(job.lexicon, job.format, job.files, on_progress=on_progress)
     except LexiconImportError as exc:
         _finish(job, ImportJob.Status.FAILED, error=str(exc))
+    except SoftTimeLimitExceeded:
+        minutes = settings.LEXICON_IMPORT_TIME_LIMIT // 60
+        _finish(job, ImportJob.Status.FAILED, error=f"The import took longer than its limit of {minutes} minutes.")
     except Exception:
         logger.exception("lexicon import job %s failed", job.pk)
         _finish(job, ImportJob.Status.FAILED, error="The import stopped because of an internal error.")

@@ -3,8 +3,13 @@ and production settings that pass Django's deployment checks."""
 
 import json
 import os
+import re
+import socket
 import subprocess
 import sys
+import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -76,3 +81,75 @@ def test_the_redis_layer_outlasts_channels_redis_blocking_read():
     assert host["address"] == "redis://127.0.0.1:6379/0"
     assert host["socket_timeout"] > 5
     assert host["max_connections"] >= 1000
+
+
+def run_django(code: str, env: dict[str, str], module: str = "config.settings.base") -> subprocess.CompletedProcess:
+    clean = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE"}}
+    clean.update(env, DJANGO_SETTINGS_MODULE=module)
+    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=clean, capture_output=True, text=True)
+
+
+PRODUCTION = {
+    "DJANGO_SECRET_KEY": "x" * 20 + "a-long-random-production-secret-key-!@#$%^&*()",
+    "DJANGO_ALLOWED_HOSTS": "play.example.org",
+}
+
+
+def test_every_true_spelling_turns_the_https_redirect_on():
+    code = "import django; django.setup(); from django.conf import settings as s; print(s.SECURE_SSL_REDIRECT)"
+    for value, expected in (("1", "True"), ("true", "True"), ("on", "True"), ("0", "False"), ("false", "False")):
+        result = run_django(code, {**PRODUCTION, "DJANGO_SECURE_SSL_REDIRECT": value}, "config.settings.production")
+        assert result.stdout.strip() == expected, (value, result.stderr)
+
+
+def test_a_value_that_cannot_be_read_stops_the_start_naming_the_variable():
+    code = "import django; django.setup()"
+    for name, value in (("DJANGO_DEBUG", "maybe"), ("DATABASE_POOL_MAX_SIZE", "ten"), ("PORT", "eighty")):
+        result = run_django(code, {name: value})
+        assert result.returncode != 0
+        assert name in result.stderr
+
+
+def test_the_demo_teacher_is_never_created_under_production_settings():
+    env = {k: v for k, v in os.environ.items() if k not in {"DJANGO_SETTINGS_MODULE", "DATABASE_URL"}}
+    env.update(PRODUCTION, DJANGO_SETTINGS_MODULE="config.settings.production")
+    result = subprocess.run([sys.executable, "manage.py", "demo"], cwd=ROOT, env=env, capture_output=True, text=True)
+    assert result.returncode != 0
+    assert "only in development" in result.stderr
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+def test_the_documented_production_command_starts_a_server():
+    """The README's daphne line, run as written (on a free port), answers HTTP."""
+    line = re.search(r"`(daphne [^`]+)`", (ROOT / "README.md").read_text(encoding="utf-8")).group(1)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    argv = line.split()
+    argv[argv.index("-p") + 1] = str(port)
+    argv[argv.index("-b") + 1] = "127.0.0.1"
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
+    env.update(PRODUCTION, DJANGO_SETTINGS_MODULE="config.settings.production", DJANGO_ALLOWED_HOSTS="127.0.0.1")
+    daphne = str(Path(sys.executable).parent / "daphne")
+    no_redirects = urllib.request.build_opener(NoRedirect)
+    server = subprocess.Popen([daphne, *argv[1:]], cwd=ROOT, env=env, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 30
+        status = None
+        while status is None and time.monotonic() < deadline and server.poll() is None:
+            try:
+                with no_redirects.open(f"http://127.0.0.1:{port}/join/", timeout=2) as response:
+                    status = response.status
+            except urllib.error.HTTPError as error:
+                status = error.code
+            except OSError:
+                time.sleep(0.3)
+        assert server.poll() is None, server.stderr.read() if server.stderr else ""
+        assert status in (200, 301)  # 301: production redirects plain http to https
+    finally:
+        server.terminate()
+        server.wait(timeout=10)

@@ -9,25 +9,24 @@ are used as soon as they are configured:
   Celery broker and result backend (tasks then run in a worker, not eagerly).
 """
 
-import os
+import logging
 from pathlib import Path
 
 import dj_database_url
+from environs import Env
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
+# Every variable is read through environs, one way for all: a value it cannot read (DJANGO_DEBUG=maybe,
+# DATABASE_POOL_MAX_SIZE=ten) stops the start with an error naming the variable, never a silent default.
+env = Env()
 
-def env_bool(name: str, default: bool) -> bool:
-    value = os.environ.get(name)
-    if value is None:
-        return default
-    return value.strip().lower() in {"1", "true", "yes", "on"}
-
-
-SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "dev-only-insecure-key-change-me")
-DEBUG = env_bool("DJANGO_DEBUG", True)
-ALLOWED_HOSTS = [h for h in os.environ.get("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost,testserver").split(",") if h]
-CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("DJANGO_CSRF_TRUSTED_ORIGINS", "").split(",") if o]
+# The port `make run` serves on (and the demo's printed addresses use).
+PORT = env.int("PORT", 8000, validate=lambda n: 0 < n < 65536)
+SECRET_KEY = env.str("DJANGO_SECRET_KEY", "dev-only-insecure-key-change-me")
+DEBUG = env.bool("DJANGO_DEBUG", True)
+ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver"])
+CSRF_TRUSTED_ORIGINS: list[str] = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
     "daphne",
@@ -51,7 +50,21 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "config.middleware.ContentSecurityPolicyMiddleware",
 ]
+
+# Everything from this site only ('self' covers its own ws:/wss: sockets); no inline script or style anywhere.
+CONTENT_SECURITY_POLICY = {
+    "default-src": "'self'",
+    "script-src": "'self'",
+    "style-src": "'self'",
+    "img-src": "'self' data:",
+    "connect-src": "'self'",
+    "object-src": "'none'",
+    "base-uri": "'self'",
+    "form-action": "'self'",
+    "frame-ancestors": "'none'",
+}
 
 ROOT_URLCONF = "config.urls"
 
@@ -73,17 +86,22 @@ TEMPLATES = [
 WSGI_APPLICATION = "config.wsgi.application"
 ASGI_APPLICATION = "config.asgi.application"
 
-DATABASES = {
-    "default": dj_database_url.config(
-        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        # Kept open between requests and moves (a new PostgreSQL connection per move is most of its cost).
-        conn_max_age=int(os.environ.get("DATABASE_CONN_MAX_AGE", "60")),
-        conn_health_checks=True,
-    )
-}
+DATABASE_POOL_MAX_SIZE = env.int("DATABASE_POOL_MAX_SIZE", 10, validate=lambda n: n >= 1)
+DATABASES = {"default": dj_database_url.parse(env.str("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"))}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Row locks do not exist in SQLite; a generous timeout lets racing writers queue instead of failing.
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+else:
+    # Under ASGI every request and every database_sync_to_async call may run on another thread, and a persistent
+    # connection (CONN_MAX_AGE) stays with its thread: idle connections piled up until PostgreSQL refused new
+    # clients. Instead each process keeps a pool of at most DATABASE_POOL_MAX_SIZE connections, shared by its
+    # threads: a connection goes back to the pool when a request or call ends (a new one per move is too slow).
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 1,
+        "max_size": DATABASE_POOL_MAX_SIZE,
+        "timeout": 10,  # seconds a request waits for a free connection before failing
+    }
 
 AUTH_USER_MODEL = "learning.User"
 AUTH_PASSWORD_VALIDATORS = [
@@ -104,14 +122,19 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = BASE_DIR / "staticfiles"
-MEDIA_ROOT = Path(os.environ.get("DJANGO_MEDIA_ROOT", BASE_DIR / "media"))
+MEDIA_ROOT = env.path("DJANGO_MEDIA_ROOT", BASE_DIR / "media")
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Uploads (lexicons) are streamed to disk above this size rather than held in memory.
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
 DATA_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
+# Request bodies (config/http_limits.py): refused with 413 before they are read. Forms are small; a lexicon
+# upload may carry its files (the form refuses them past LEXICON_UPLOAD_MAX_BYTES with a clearer message).
+LEXICON_UPLOAD_MAX_BYTES = 50 * 1024 * 1024
+REQUEST_MAX_BYTES = 256 * 1024
+REQUEST_BODY_LIMITS = [(r"^/lexicons/(upload|\d+/replace)/$", LEXICON_UPLOAD_MAX_BYTES + 1024 * 1024)]
 
-REDIS_URL = os.environ.get("REDIS_URL", "")
+REDIS_URL = env.str("REDIS_URL", "")
 
 if REDIS_URL:
     CHANNEL_LAYERS = {
@@ -121,8 +144,12 @@ if REDIS_URL:
                 # redis-py 8 defaults to a 5 s socket timeout, which channels-redis's own 5 s blocking read
                 # (BZPOPMIN on an idle server) runs into, closing consumers with 1011 (django/channels_redis#422);
                 # and to 100 pooled connections, which a server holding hundreds of sockets exceeds.
-                "hosts": [{"address": REDIS_URL, "socket_timeout": 30, "max_connections": 1000}],
-                "prefix": os.environ.get("CHANNELS_PREFIX", "asgi"),
+                # health_check_interval: a pooled connection idle that long is checked before use, so the first
+                # request after a Redis restart reconnects instead of failing on a dead socket.
+                "hosts": [
+                    {"address": REDIS_URL, "socket_timeout": 30, "max_connections": 1000, "health_check_interval": 5}
+                ],
+                "prefix": env.str("CHANNELS_PREFIX", "asgi"),
             },
         }
     }
@@ -131,22 +158,29 @@ else:
 
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = REDIS_URL or "cache+memory://"
-CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", not REDIS_URL)
+CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", not REDIS_URL)
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
+# Time limits of the long jobs, in seconds: past them the job is stopped and marked failed with a message.
+LEXICON_IMPORT_TIME_LIMIT = 20 * 60
+REPORT_TIME_LIMIT = 10 * 60
 
 # Websocket conventions shared by every consumer (config/websocket.py).
 WEBSOCKET_MAX_MESSAGE_BYTES = 16 * 1024
 WEBSOCKET_RATE_LIMIT = (20, 5.0)  # at most 20 messages in any 5 seconds per connection
+WEBSOCKET_USER_RATE_LIMIT = (40, 5.0)  # and 40 per user across all their connections (per server process)
+WEBSOCKET_MAX_SOCKETS_PER_PAGE = 4  # open sockets of one user to one page (per server process)
+WEBSOCKET_MAX_DEPTH = 16  # how deeply a message's arrays and objects may nest
 
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    "filters": {"refusals_without_tracebacks": {"()": "config.logging.RefusalsWithoutTracebacks"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["refusals_without_tracebacks"]}},
+    "root": {"handlers": ["console"], "level": env.log_level("LOG_LEVEL", logging.INFO)},
     "loggers": {"daphne": {"level": "WARNING"}},
 }

@@ -168,7 +168,10 @@ function onMessage(message) {
 }
 
 renderer = await loadRenderer();
+// Every few seconds the page tells the server which move it has; the server answers only when it is behind.
+const HEARTBEAT_MS = 4000;
 live = connectLive(root.dataset.ws, {
   onOpen: (api) => { if (lastSeq >= 0) api.send({ type: "hello", last_seq: lastSeq }); },
   onMessage,
+  heartbeat: { every: HEARTBEAT_MS, message: () => ({ type: "hello", last_seq: lastSeq }) },
 });

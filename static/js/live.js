@@ -1,8 +1,10 @@
 // A websocket that stays connected: reconnects with exponential backoff (capped, with jitter),
 // shows its state in any [data-live-status] element, and hands every JSON message to onMessage.
 // The server is the truth: after each (re)connect, onOpen should ask for a fresh snapshot.
+// heartbeat: { every: ms, message: () => object } is sent while connected, so a page whose broadcast was lost
+// (a server process died between a commit and its broadcast) catches up within `every` without acting.
 
-export function connectLive(path, { onMessage, onOpen, statusElement } = {}) {
+export function connectLive(path, { onMessage, onOpen, statusElement, heartbeat } = {}) {
   const scheme = window.location.protocol === "https:" ? "wss" : "ws";
   const url = `${scheme}://${window.location.host}${path}`;
   const status = statusElement || document.querySelector("[data-live-status]");
@@ -10,6 +12,7 @@ export function connectLive(path, { onMessage, onOpen, statusElement } = {}) {
   let attempt = 0;
   let closedByPage = false;
   let stopped = false;
+  let beat = null;
 
   function setStatus(text, state) {
     if (!status) return;
@@ -25,6 +28,7 @@ export function connectLive(path, { onMessage, onOpen, statusElement } = {}) {
       attempt = 0;
       setStatus("live", "live");
       if (onOpen) onOpen(api);
+      if (heartbeat) beat = setInterval(() => api.send(heartbeat.message()), heartbeat.every);
     });
     socket.addEventListener("message", (event) => {
       let message;
@@ -36,10 +40,12 @@ export function connectLive(path, { onMessage, onOpen, statusElement } = {}) {
       if (onMessage) onMessage(message, api);
     });
     socket.addEventListener("close", (event) => {
+      clearInterval(beat);
       if (closedByPage) return;
-      if (event.code === 4401 || event.code === 4403) {
+      if (event.code === 4401 || event.code === 4403 || event.code === 4429) {
         stopped = true;
-        setStatus(event.code === 4401 ? "logged out: reload the page" : "no access", "stopped");
+        const why = { 4401: "logged out: reload the page", 4403: "no access", 4429: "open in too many tabs" };
+        setStatus(why[event.code], "stopped");
         return;
       }
       attempt += 1;

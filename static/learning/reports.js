@@ -9,6 +9,8 @@ if (box) {
   const meter = progress.querySelector("[role=progressbar]");
   const bar = progress.querySelector("[data-progress-bar]");
   const text = progress.querySelector("[data-progress-text]");
+  // Widths are set here, not in a style attribute: the Content-Security-Policy allows no inline styles.
+  bar.style.width = `${meter.getAttribute("aria-valuenow")}%`;
 
   const show = (job) => {
     progress.hidden = false;

@@ -41,6 +41,9 @@ def _prepare_server_process(django_db_blocker, names: dict[str, str], channel_la
     for alias, name in names.items():
         settings.DATABASES[alias]["NAME"] = name
         connections[alias].settings_dict["NAME"] = name
+        # A connection pool inherited through the fork has lost its worker threads and shares the parent's
+        # sockets: forget it without closing it (that would end the parent's connections); a new one is made.
+        getattr(type(connections[alias]), "_connection_pools", {}).pop(alias, None)
     if channel_layers is not None:
         settings.CHANNEL_LAYERS = channel_layers
     # A layer the parent already used is tied to the parent's event loop, and the parent's worker
