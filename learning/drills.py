@@ -162,7 +162,7 @@ def _meaning_questions(student: Student, rng: random.Random) -> list[Question]:
     for word in chosen:
         gloss, form, lexicon_id = glosses.get((word["key"], word["lemma"]), ""), "", None
         latest = Encounter.objects.filter(student=student, key=word["key"], lemma=word["lemma"]).order_by("-created")
-        row = latest.values("form", "lexicon_id").first() or {}
+        row: dict[str, Any] = dict(latest.values("form", "lexicon_id").first() or {})
         form, lexicon_id = row.get("form", word["key"]), row.get("lexicon_id")
         others = [g for g in all_glosses if g.casefold() != gloss.casefold()]
         if len(others) < srs.CHOICES - 1 and lexicon_id is not None:

@@ -34,7 +34,7 @@ def review_list(request: AuthenticatedRequest) -> HttpResponse:
     student = _my_student(request)
     today = timezone.localdate()
     now = timezone.now()
-    items = [
+    items: list[dict[str, Any]] = [
         {
             "item": item,
             "parse": srs.describe(item),

@@ -75,7 +75,7 @@ def apertium_spanish(forms: list[str]) -> dict[str, tuple[str, str, str]]:
             english[reading] = _english(targets[0])
         elif reading.endswith("<np>"):
             english[reading] = f"a name: {_TAG.sub('', reading)}"
-    found = {}
+    found: dict[str, tuple[str, str, str]] = {}
     for form, rs in readings.items():
         if form in SPANISH_WORDS:
             found[form] = ("", "", SPANISH_WORDS[form])
@@ -118,7 +118,7 @@ def freedict_spanish() -> dict[str, str]:
     """``{headword: first meanings}`` from FreeDict's Spanish–English dictionary (dictd format, dictzip'd)."""
     with gzip.open(FREEDICT.with_suffix(".dict.dz")) as packed:
         data = packed.read()
-    found = {}
+    found: dict[str, str] = {}
     with open(FREEDICT.with_suffix(".index"), encoding="utf-8") as index:
         for line in index:
             word, offset, length = line.rstrip("\n").split("\t")
