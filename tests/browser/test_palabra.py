@@ -49,7 +49,7 @@ def start_palabra(base: str, new_page, options: tuple[str, ...] = ()) -> tuple[T
     teacher.goto(f"{base}/classes/{classroom.id}/")
     teacher.get_by_role("link", name="Start a lesson").click()
     teacher.get_by_label("Game").select_option("palabra")
-    teacher.get_by_label("Lexicon").select_option(label="Tiny English (eng)")
+    teacher.get_by_label("Lexicon").select_option(label="Tiny English")
     for label in options:
         teacher.get_by_label(label).check()
     teacher.get_by_label("Players per table").fill("3")

@@ -15,6 +15,7 @@ from games.engine import (
     Context,
     Event,
     Field,
+    Game,
     State,
     action,
     event,
@@ -36,8 +37,9 @@ COLUMNS = "ABCDEFGHIJKLMNO"
 PARSE_HELP = "One {word, lemma, pos, parse} per word formed; the lemma in Greek or Beta Code."
 
 
-class PlayPhase:
-    """The actions of the play and approval phases (a part of :class:`games.rules.grabble.Grabble`)."""
+class PlayPhase(Game):
+    """The actions of the play and approval phases: a part of :class:`games.rules.grabble.Grabble`, a :class:`Game` so
+    that it may call what the game implements (``scores``, ``status``)."""
 
     # -- helpers the phases share --------------------------------------------------------------
     def _bag(self, state: State) -> tuple[dict[str, Any], ...]:

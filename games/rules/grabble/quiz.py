@@ -12,6 +12,7 @@ from games.engine import (
     Context,
     Event,
     Field,
+    Game,
     State,
     action,
     event,
@@ -23,8 +24,9 @@ from games.engine.turns import active_seats
 from .parses import given_parses, lemma_previews, need, wrong_fields
 
 
-class QuizPhase:
-    """The actions of the quiz and review phases (a part of :class:`games.rules.grabble.Grabble`)."""
+class QuizPhase(Game):
+    """The actions of the quiz and review phases: a part of :class:`games.rules.grabble.Grabble`, a :class:`Game` so
+    that it may call what the game implements (``scores``, ``status``)."""
 
     @action(
         "answer",

@@ -141,9 +141,13 @@ class View(Common):
 
     def body(self, state: State, seat: int | None) -> dict[str, Any]:
         deck = deck_for(state["options"])
-        shave = self._shave_options(state, seat) if self._offers(state, seat, "shave") else {}
-        joker = self._joker_targets(state, seat) if self._offers(state, seat, "joker") else []
-        build = self._build_targets(state, seat) if self._offers(state, seat, "build") else []
+        shave: dict[int, dict[int, list[int]]] = {}
+        joker: list[int] = []
+        build: list[int] = []
+        if seat is not None:  # only a player is offered pre-plays and builds
+            shave = self._shave_options(state, seat) if self._offers(state, seat, "shave") else {}
+            joker = self._joker_targets(state, seat) if self._offers(state, seat, "joker") else []
+            build = self._build_targets(state, seat) if self._offers(state, seat, "build") else []
         table = []
         for owner, word in enumerate(state["table"]):
             if word:

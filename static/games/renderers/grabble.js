@@ -54,7 +54,7 @@ function resetPreview(slot) {
 // A lemma as the server read it: "→ λόγος" for Beta Code, "→ not Beta Code" when it is neither, nothing for Greek.
 function lemmaShown(slot, word, lemma) {
   const found = (slot.result?.lemmas || []).find((l) => l.word === word && l.lemma === lemma.trim());
-  if (!found || !found.beta_code) return "";
+  if (!found?.beta_code) return "";
   return found.greek ? `→ ${found.greek}` : "→ not Beta Code";
 }
 
@@ -197,7 +197,7 @@ function boardSection(view, ctx) {
       const props = { className: `gr-square${premium ? ` gr-${premium}` : ""}${centre ? " gr-centre" : ""}${hint ? " is-hinted" : ""}`, dataset: { square: name }, title: label };
       const free = !onBoard && !mine;
       if (free && can.has("play") && draft.selected !== null) {
-        cells.push(el("button", { ...props, type: "button", "aria-label": label, on: { click: () => placeSelected(name, rackTiles, ctx) } }, content));
+        cells.push(el("button", { ...props, type: "button", "aria-label": label, on: { click: () => placeSelected(name, rackTiles) } }, content));
       } else {
         cells.push(el("div", props, content));
       }
@@ -207,7 +207,7 @@ function boardSection(view, ctx) {
     el("div", { className: "gr-board", "data-testid": "board", role: "grid", "aria-label": "The board" }, cells));
 }
 
-function placeSelected(name, rackTiles, ctx) {
+function placeSelected(name, rackTiles) {
   const face = rackTiles.get(draft.selected);
   draft.placed.push({ tile: draft.selected, square: name, letter: face.letter });
   if (face.letter === "") draft.blankAt = name;

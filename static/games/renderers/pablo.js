@@ -42,7 +42,7 @@ function stepNow() {
   return picking ? picking.steps[0] : null;
 }
 
-function canPick(view, ctx, owner, slot) {
+function canPick(ctx, owner, slot) {
   if (!picking) return false;
   const { spec } = picking;
   const step = stepNow();
@@ -53,7 +53,7 @@ function canPick(view, ctx, owner, slot) {
   return false;
 }
 
-function pick(view, ctx, owner, slot) {
+function pick(ctx, owner, slot) {
   const step = picking.steps.shift();
   if (step === "own") picking.action.slot = slot;
   if (step === "mine") picking.action.mine = slot;
@@ -92,7 +92,7 @@ function cardFace(c, extra = "") {
 function slotButton(view, ctx, owner, s) {
   if (s.empty) return el("span", { className: "pb-card pb-empty", "aria-label": "empty place" });
   const known = s.card !== undefined;
-  const pickable = canPick(view, ctx, owner, s.slot);
+  const pickable = canPick(ctx, owner, s.slot);
   const looked = view.body.king_look && view.body.king_look.owner === owner && view.body.king_look.slot === s.slot;
   const classes = ["pb-card", known ? "pb-face" : "pb-back", known && RED.has(s.suit) ? "pb-red" : "",
     pickable ? "is-pickable" : "", looked ? "is-looked" : "", s.seen ? `seen-${s.seen}` : ""].filter(Boolean).join(" ");
@@ -100,7 +100,7 @@ function slotButton(view, ctx, owner, s) {
   return el("button", {
     type: "button", className: classes, disabled: !pickable, "aria-label": label,
     dataset: { owner: String(owner), slot: String(s.slot), testid: `card-${owner}-${s.slot}` },
-    on: { click: () => { if (canPick(view, ctx, owner, s.slot)) pick(view, ctx, owner, s.slot); } },
+    on: { click: () => { if (canPick(ctx, owner, s.slot)) pick(ctx, owner, s.slot); } },
   }, known ? cardFace(s) : el("span", { className: "pb-backmark" }, String(s.slot + 1)));
 }
 
@@ -179,7 +179,7 @@ function results(view, ctx) {
     view.finished ? el("p", {}, `Game over: ${view.winners.map(ctx.name).join(" and ")} won with the lowest score.`) : "");
 }
 
-export function prompt(view, ctx) {
+export function prompt(view, _ctx) {
   const b = view.body;
   const mine = (t) => offered(view, t);
   if (view.phase === "peek") return mine("first_look") ? `Look at two of your cards (${b.first_looks} of 2 seen), then say you remember them.` : mine("ready") ? "Remember your cards, then say so." : "";

@@ -61,7 +61,7 @@ export function prompt(view) {
   if (view.phase === "bid") return body.variant === "impressionism" ? "put a card on the bid board, or pass." : "bid your colour chips, or the white chip for a null bid.";
   if (view.phase === "tie") return "you are tied: win or lose the tie?";
   if (view.phase === "cancel") return "choose the cards your Cancel cards remove.";
-  if (view.phase === "play") return body.trick && body.trick.plays.length ? "play on the trick." : "lead a card.";
+  if (view.phase === "play") return body.trick?.plays.length ? "play on the trick." : "lead a card.";
   return "";
 }
 
@@ -158,7 +158,7 @@ function playView(play, ctx, trick) {
 function trickSection(view, ctx) {
   const b = view.body;
   const parts = [];
-  if (b.trick && b.trick.plays.length) {
+  if (b.trick?.plays.length) {
     const t = b.trick;
     parts.push(el("p", {}, "Trick colour: ", chip(t.colour, ctx), t.smeared ? ` (led ${colourName(t.lead_colour, ctx)}, smeared)` : ""),
       el("ol", { className: "pala-trick", "data-testid": "trick" }, t.plays.map((p) => playView(p, ctx, t))));
@@ -167,7 +167,7 @@ function trickSection(view, ctx) {
   }
   if (b.last_trick) {
     const t = { ...b.last_trick, winning: b.last_trick.winner };
-    parts.push(el("details", { className: "pala-last", open: !(b.trick && b.trick.plays.length) },
+    parts.push(el("details", { className: "pala-last", open: !b.trick?.plays.length },
       el("summary", { "data-testid": "last-trick" }, `Last trick: ${ctx.name(t.winner)} won ${colourName(t.colour, ctx)}`),
       el("ol", { className: "pala-trick" }, t.plays.map((p) => playView(p, ctx, t)))));
   }
