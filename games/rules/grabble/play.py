@@ -104,7 +104,20 @@ class PlayPhase:
                 raise AppError(NOT_A_WORD, f"{', '.join(unknown)}: not in the lexicon.")
             state["phase"] = "approval"
             state["pending"] = {"seat": seat, "tiles": placed, "words": words, "unknown": unknown}
-            return [event("approval_needed", seat=seat, tiles=placed, words=public_words(words), unknown=unknown)]
+            # The parse given is the player's answer to a quiz question to come: theirs (and the teacher's, in the
+            # view) only.
+            secret = {"words": public_words(words, given=True)}
+            return [
+                private(
+                    "approval_needed",
+                    [seat],
+                    secret,
+                    seat=seat,
+                    tiles=placed,
+                    words=public_words(words),
+                    unknown=unknown,
+                )
+            ]
         return self._place(state, seat, placed, words)
 
     def _preview_play(self, state: State, seat: int, action: Action, ctx: Context) -> dict[str, Any]:
@@ -184,8 +197,21 @@ class PlayPhase:
         }
         state["plays"].append(play)
         state["passes"] = 0
+        # Each word's analysis is the answer to a quiz question to come: the placer's only, until the turn is marked.
+        secret = {"words": play["words"]}
+        public = public_words(play["words"])
         events = [
-            event("played", seat=seat, play=play["number"], tiles=placed, words=play["words"], bonus=bonus, base=base)
+            private(
+                "played",
+                [seat],
+                secret,
+                seat=seat,
+                play=play["number"],
+                tiles=placed,
+                words=public,
+                bonus=bonus,
+                base=base,
+            )
         ]
         events.append(self._refill(state, seat))
         if not state["bag"] and not state["racks"][seat]:
@@ -339,5 +365,9 @@ class PlayPhase:
         return [event("rejected", seat=pending["seat"], words=pending["unknown"], reason=reason)]
 
 
-def public_words(words: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [{"word": w["word"], "squares": w["squares"], "score": w["score"], "given": w["given"]} for w in words]
+def public_words(words: list[dict[str, Any]], given: bool = False) -> list[dict[str, Any]]:
+    """The words as everyone may see them before the quiz: no analysis, and the given parse only if asked for."""
+    return [
+        {"word": w["word"], "squares": w["squares"], "score": w["score"]} | ({"given": w["given"]} if given else {})
+        for w in words
+    ]

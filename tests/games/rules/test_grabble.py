@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from games.engine import AppError, Context, WordSet, score_totals
+from games.engine import AppError, Context, WordSet, censor, score_totals
 from games.rules import GAMES
 from games.rules.grabble import PREMIUMS, RULES, tile_bag
 from lexicons.morphology import parse_from_code
@@ -404,7 +404,7 @@ def test_ambiguous_key_accepts_each_analysis(given):
     state, events = RULES.apply(state, seat, action, CTX)
     analysis = state["plays"][0]["words"][0]["analysis"]
     assert analysis["lemma"] == given["lemma"]
-    assert events[0]["words"][0]["analysis"] == analysis
+    assert censor(events[0], seat)["words"][0]["analysis"] == analysis
 
 
 def test_ambiguous_key_mixing_analyses_refused():
@@ -436,7 +436,7 @@ def test_play_event_records_the_matched_analysis_with_gloss():
     state = new()
     seat = state["turn"]
     _state, events = play(state, seat, tiles_at(state, seat, "ΛΟΓΟΣ", across("H8", 5)), [logos()])
-    played = next(e for e in events if e["type"] == "played")
+    played = censor(next(e for e in events if e["type"] == "played"), seat)
     assert played["words"][0]["analysis"] == {
         "form": "λόγος",
         "lemma": "λόγος",
@@ -874,3 +874,64 @@ def test_credit_after_marking_is_refused_for_a_perfect_answer():
     state, _ = answer(state, placer, logos())
     state, _ = answer(state, 1 - placer, logos())
     refused("not_allowed", state, None, {"type": "credit", "play": 0, "seat": placer, "points": 3})
+
+
+# -- the quiz's answers stay hidden until the quiz --------------------------------------------------------------
+
+
+ANALYSIS_KEYS = ("analysis", "analyses", "given", "description")
+
+
+def leaked(found, own_words):
+    """The words in ``found`` (views, events) carrying an analysis or a given parse, other than ``own_words``."""
+    out = []
+    if isinstance(found, dict):
+        if "word" in found and any(k in found for k in ANALYSIS_KEYS) and found["word"] not in own_words:
+            out.append(found["word"])
+        for value in found.values():
+            out += leaked(value, own_words)
+    elif isinstance(found, list):
+        for value in found:
+            out += leaked(value, own_words)
+    return out
+
+
+def test_no_player_but_the_placer_receives_an_analysis_before_the_quiz():
+    state = new(players=3)
+    a = state["turn"]
+    b, c = (a + 1) % 3, (a + 2) % 3
+    placed_by = {a: {"ΛΟΓΟΣ"}, b: {"ΟΣ"}, c: {"ΟΙ"}}
+    own = {a: {"λόγος"}, b: {"ὅς", "who, which"}, c: {"ὁ"}}
+    secrets = set().union(*own.values())
+
+    def check(state, events):
+        for seat in range(3):
+            seen = {"events": [censor(e, seat) for e in events], "view": RULES.view(state, seat)}
+            assert leaked(seen, placed_by[seat]) == [], seat
+            text = json.dumps(seen, ensure_ascii=False)
+            assert [s for s in secrets if s in text and s not in own[seat]] == [], seat
+
+    state, events = play(state, a, tiles_at(state, a, "ΛΟΓΟΣ", across("H8", 5)), [logos()])
+    check(state, events)
+    state, events = play(state, b, tiles_at(state, b, "Σ", ["I9"]), [parse("ΟΣ", "ὅς", "RR", NOUN_NSM)])
+    check(state, events)
+    assert state["turn"] == c
+    given = parse("ΟΙ", "ὁ", "RA", {"case": "N", "number": "P", "gender": "M"})
+    state, events = play(state, c, tiles_at(state, c, "Ι", ["K9"]), [given])
+    assert state["phase"] == "approval"
+    check(state, events)
+    # The teacher approves from the pending word: its given parse is theirs to see.
+    assert RULES.view(state, None)["body"]["pending"]["words"][0]["given"]["lemma"] == "ὁ"
+    state, events = RULES.apply(state, None, {"type": "approve"}, CTX)
+    check(state, events)
+    assert RULES.view(state, None)["body"]["sheet"][1]["words"][0]["analysis"]["lemma"] == "ὅς"
+    # The placer keeps their own.
+    assert RULES.view(state, b)["body"]["sheet"][1]["words"][0]["analysis"]["lemma"] == "ὅς"
+    state, events = RULES.apply(state, None, {"type": "end_play"}, CTX)
+    check(state, events)
+    # Once marked, the turn's analyses are everyone's.
+    state, events = RULES.apply(state, None, {"type": "close"}, CTX)
+    assert next(e for e in events if e["type"] == "marked")["words"][0]["analysis"]["lemma"] == "λόγος"
+    for seat in range(3):
+        assert RULES.view(state, seat)["body"]["sheet"][0]["words"][0]["analysis"]["lemma"] == "λόγος"
+        assert "analysis" not in RULES.view(state, seat)["body"]["sheet"][1]["words"][0]
