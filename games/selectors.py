@@ -297,4 +297,5 @@ def grabble_sheet(table: Table, seat: int | None) -> dict[str, Any]:
         "teaching": [scores["parts"]["teaching"][s] for s in seats],
         "final": [scores["total"][s] for s in seats],
         "phase": view["phase"],
+        "any_reading": view["body"]["options"].get("quiz_readings", "any") == "any",
     }

@@ -67,6 +67,14 @@ class Grabble(PlayPhase, QuizPhase, Game):
             "teacher",
             choices=(("teacher", "Teacher approves"), ("strict", "Refused")),
         ),
+        Option(
+            "quiz_readings",
+            "Quiz answers accepted",
+            "choice",
+            "any",
+            choices=(("any", "Any reading of the word"), ("taught", "Only the reading the player taught")),
+            help="In the quiz an ambiguous form (ΗΝ: ἦν or ἥν) may be parsed as any of its readings, or as taught.",
+        ),
     )
 
     # -- setting up --------------------------------------------------------------------------
@@ -277,7 +285,7 @@ class Grabble(PlayPhase, QuizPhase, Game):
                     "seat": play["seat"],
                     "words": [
                         {"word": w["word"], "squares": w["squares"], "score": w["score"]}
-                        | ({"analysis": w["analysis"], "description": describe(w["analysis"])} if show else {})
+                        | (_analyses(w) if show else {})
                         for w in play["words"]
                     ],
                     "bonus": play["bonus"],
@@ -325,6 +333,17 @@ class Grabble(PlayPhase, QuizPhase, Game):
             "options": state["options"],
             "vocabulary": vocabulary(),
         }
+
+
+def _analyses(word: dict[str, Any]) -> dict[str, Any]:
+    """A word's analysis as taught, and the other readings the quiz accepted, each with its description."""
+    taught = word["analysis"]
+    others = [a for a in word.get("analyses") or [] if a != taught]
+    return {
+        "analysis": taught,
+        "description": describe(taught),
+        "other_readings": [a | {"description": describe(a)} for a in others],
+    }
 
 
 def _own_hint(hint: dict[str, Any] | None, seat: int | None) -> dict[str, Any] | None:

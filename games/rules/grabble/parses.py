@@ -118,24 +118,40 @@ def wrong_fields(given: dict[str, Any], analysis: dict[str, Any]) -> list[str]:
     return wrong + [name for name in morphology.FIELDS if name in fields]
 
 
+def readings(ctx: Context, key: str) -> list[dict[str, Any]]:
+    """Every analysis the lexicon has of ``key`` (form, lemma, pos, parse, gloss): the readings a player may give.
+    A play keeps them all, so that the quiz can accept any of them without the lexicon."""
+    lexicon = ctx.lexicon
+    if lexicon is None or not lexicon.is_word(key):
+        return []
+    return [{k: a.get(k, "") for k in ("form", "lemma", "pos", "parse", "gloss")} for a in lexicon.analyses(key)]
+
+
+def closest(given: dict[str, Any], analyses: list[dict[str, Any]]) -> tuple[int, list[str]]:
+    """The index of the analysis ``given`` is closest to (the first of those as close), and what is wrong against
+    it (nothing: it matches)."""
+    best, best_wrong = 0, wrong_fields(given, analyses[0])
+    for index, analysis in enumerate(analyses[1:], start=1):
+        if not best_wrong:
+            break
+        wrong = wrong_fields(given, analysis)
+        if len(wrong) < len(best_wrong):
+            best, best_wrong = index, wrong
+    return best, best_wrong
+
+
 def check_parse(ctx: Context, key: str, given: dict[str, Any]) -> dict[str, Any] | None:
     """The lexicon analysis of ``key`` that ``given`` matches; ``None`` if the lexicon cannot tell.
 
     A wrong parse raises, naming what is wrong against the closest analysis (never the answer)."""
-    lexicon = ctx.lexicon
-    analyses = [dict(a) for a in lexicon.analyses(key)] if lexicon is not None and lexicon.is_word(key) else []
+    analyses = readings(ctx, key)
     if not analyses:
         return None
-    best: list[str] | None = None
-    for analysis in analyses:
-        wrong = wrong_fields(given, analysis)
-        if not wrong:
-            return {k: analysis.get(k, "") for k in ("form", "lemma", "pos", "parse", "gloss")}
-        if best is None or len(wrong) < len(best):
-            best = wrong
-    assert best is not None
-    verb = "is" if len(best) == 1 else "are"
-    raise AppError(WRONG_PARSE, f"{key}: {_join(best)} {verb} wrong.")
+    index, wrong = closest(given, analyses)
+    if not wrong:
+        return analyses[index]
+    verb = "is" if len(wrong) == 1 else "are"
+    raise AppError(WRONG_PARSE, f"{key}: {_join(wrong)} {verb} wrong.")
 
 
 def _join(names: list[str]) -> str:

@@ -29,7 +29,7 @@ from lexicons.normalise import greek_key
 
 from . import moves
 from .board import ALPHABET, CENTRE, RACK, SIZE, play_bonus, tile_bag, word_score
-from .parses import MAX_TEXT, check_parse, given_parses, lemma_previews, need
+from .parses import MAX_TEXT, check_parse, given_parses, lemma_previews, need, readings
 
 NO_PLAY = "no_play"
 COLUMNS = "ABCDEFGHIJKLMNO"
@@ -97,6 +97,7 @@ class PlayPhase:
                 unknown.append(word["word"])
             else:
                 word["analysis"] = found
+                word["analyses"] = readings(ctx, word["word"])
         for word in words:
             word["given"] = given[word["word"]]
         if unknown:
@@ -188,7 +189,7 @@ class PlayPhase:
             "turn": state["turn_number"],
             "seat": seat,
             "tiles": placed,
-            "words": [{k: w[k] for k in ("word", "squares", "score", "analysis")} for w in words],
+            "words": [{k: w[k] for k in ("word", "squares", "score", "analysis", "analyses")} for w in words],
             "bonus": bonus,
             "base": base,
             "learning": {},
@@ -347,6 +348,7 @@ class PlayPhase:
                     "gloss": gloss,
                     "approved": True,
                 }
+                word["analyses"] = [word["analysis"]]
         state["phase"], state["pending"] = "play", None
         events = [event("approved", seat=pending["seat"], words=pending["unknown"])]
         return events + self._place(state, pending["seat"], pending["tiles"], pending["words"])

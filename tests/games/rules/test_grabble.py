@@ -935,3 +935,68 @@ def test_no_player_but_the_placer_receives_an_analysis_before_the_quiz():
     for seat in range(3):
         assert RULES.view(state, seat)["body"]["sheet"][0]["words"][0]["analysis"]["lemma"] == "λόγος"
         assert "analysis" not in RULES.view(state, seat)["body"]["sheet"][1]["words"][0]
+
+
+# -- the quiz accepts any reading the placer could have given -----------------------------------------------------
+
+RELATIVE_ASF = {"case": "A", "number": "S", "gender": "F"}
+
+
+def quiz_on_en(**options):
+    """ΗΝ laid and taught as ἦν (εἰμί), then the quiz."""
+    state, seat, action = first_play("ΗΝ", "ΗΝ", parse("ΗΝ", "εἰμί", "V", IMPF_3S), **options)
+    state, _ = RULES.apply(state, seat, action, CTX)
+    state, _ = RULES.apply(state, None, {"type": "end_play"}, CTX)
+    return state, seat
+
+
+def test_another_reading_of_the_word_is_a_perfect_answer():
+    state, placer = quiz_on_en()
+    other = 1 - placer
+    state, _ = answer(state, placer, parse("ΗΝ", "εἰμί", "V", IMPF_3S))
+    state, events = answer(state, other, parse("ΗΝ", "ὅς", "RR", RELATIVE_ASF))
+    results = state["plays"][0]["results"]
+    assert results[str(other)]["perfect"]
+    assert state["plays"][0]["learning"][str(other)] == state["plays"][0]["base"]
+    # Which reading was taught, and which the answer matched, are said.
+    assert results[str(other)]["taught"] == [False]
+    assert results[str(placer)]["taught"] == [True]
+    marked = next(e for e in events if e["type"] == "marked")
+    assert marked["words"][0]["analysis"]["lemma"] == "εἰμί"
+    assert {a["lemma"] for a in marked["words"][0]["analyses"]} == {"εἰμί", "ὅς"}
+
+
+def test_the_stored_readings_are_enough_without_the_lexicon():
+    state, placer = quiz_on_en()
+    state, _ = RULES.apply(
+        state, placer, {"type": "answer", "parses": [parse("ΗΝ", "ὅς", "RR", RELATIVE_ASF)]}, Context()
+    )
+    state, _ = RULES.apply(
+        state, 1 - placer, {"type": "answer", "parses": [parse("ΗΝ", "ὅς", "RR", RELATIVE_ASF)]}, Context()
+    )
+    assert all(r["perfect"] for r in state["plays"][0]["results"].values())
+
+
+def test_a_wrong_answer_is_marked_against_the_closest_reading():
+    state, placer = quiz_on_en()
+    state, _ = answer(state, placer, parse("ΗΝ", "ὅς", "RR", RELATIVE_ASF | {"case": "N"}))
+    state, _ = answer(state, 1 - placer, parse("ΗΝ", "εἰμί", "V", IMPF_3S | {"person": "1"}))
+    results = state["plays"][0]["results"]
+    assert results[str(placer)]["wrong"] == [["case"]]
+    assert results[str(1 - placer)]["wrong"] == [["person"]]
+
+
+def test_the_taught_reading_only_option_keeps_the_stricter_rule():
+    state, placer = quiz_on_en(quiz_readings="taught")
+    state, _ = answer(state, placer, parse("ΗΝ", "εἰμί", "V", IMPF_3S))
+    state, _ = answer(state, 1 - placer, parse("ΗΝ", "ὅς", "RR", RELATIVE_ASF))
+    results = state["plays"][0]["results"]
+    assert results[str(placer)]["perfect"]
+    assert not results[str(1 - placer)]["perfect"]
+
+
+def test_an_approved_word_has_only_the_players_reading():
+    state, _seat, _ = unknown_play()
+    state, _ = RULES.apply(state, None, {"type": "approve"}, CTX)
+    word = state["plays"][0]["words"][0]
+    assert word["analyses"] == [word["analysis"]]
