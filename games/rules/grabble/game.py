@@ -68,6 +68,14 @@ class Grabble(PlayPhase, QuizPhase, Game):
             choices=(("teacher", "Teacher approves"), ("strict", "Refused")),
         ),
         Option(
+            "proper_nouns",
+            "Proper nouns (Παῦλος)",
+            "choice",
+            "refused",
+            choices=(("refused", "Refused, as the rulebook says"), ("teacher", "Allowed (the teacher approves unknown ones)")),
+            help="A proper noun is a lemma written with a capital (Παῦλος, or *pau=los in Beta Code).",
+        ),
+        Option(
             "quiz_readings",
             "Quiz answers accepted",
             "choice",

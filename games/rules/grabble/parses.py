@@ -9,7 +9,7 @@ accents, or Beta Code (``lo/gos``), which is read with :mod:`lexicons.betacode`,
 from typing import Any
 
 from games.engine import AppError, Context
-from games.engine.errors import BAD_ACTION
+from games.engine.errors import BAD_ACTION, NOT_A_WORD
 from lexicons import morphology
 from lexicons.betacode import BetaCodeError, looks_like_beta_code, to_greek
 from lexicons.normalise import greek_key
@@ -118,13 +118,21 @@ def wrong_fields(given: dict[str, Any], analysis: dict[str, Any]) -> list[str]:
     return wrong + [name for name in morphology.FIELDS if name in fields]
 
 
-def readings(ctx: Context, key: str) -> list[dict[str, Any]]:
-    """Every analysis the lexicon has of ``key`` (form, lemma, pos, parse, gloss): the readings a player may give.
-    A play keeps them all, so that the quiz can accept any of them without the lexicon."""
+def is_proper(lemma: str) -> bool:
+    """Whether a lemma names a proper noun: capitalised, as MorphGNT writes them (Παῦλος; ``*pau=los`` in Beta
+    Code). The bundled lexicon leaves proper nouns out; a lexicon that keeps them marks them so."""
+    return lemma[:1].isupper()
+
+
+def readings(ctx: Context, key: str, proper_nouns: bool = False) -> list[dict[str, Any]]:
+    """Every analysis the lexicon has of ``key`` (form, lemma, pos, parse, gloss): the readings a player may give,
+    without proper nouns unless ``proper_nouns``. A play keeps them all, so that the quiz can accept any of them
+    without the lexicon."""
     lexicon = ctx.lexicon
     if lexicon is None or not lexicon.is_word(key):
         return []
-    return [{k: a.get(k, "") for k in ("form", "lemma", "pos", "parse", "gloss")} for a in lexicon.analyses(key)]
+    found = [{k: a.get(k, "") for k in ("form", "lemma", "pos", "parse", "gloss")} for a in lexicon.analyses(key)]
+    return [a for a in found if proper_nouns or not is_proper(str(a["lemma"]))]
 
 
 def closest(given: dict[str, Any], analyses: list[dict[str, Any]]) -> tuple[int, list[str]]:
@@ -140,12 +148,15 @@ def closest(given: dict[str, Any], analyses: list[dict[str, Any]]) -> tuple[int,
     return best, best_wrong
 
 
-def check_parse(ctx: Context, key: str, given: dict[str, Any]) -> dict[str, Any] | None:
+def check_parse(ctx: Context, key: str, given: dict[str, Any], proper_nouns: bool = False) -> dict[str, Any] | None:
     """The lexicon analysis of ``key`` that ``given`` matches; ``None`` if the lexicon cannot tell.
 
-    A wrong parse raises, naming what is wrong against the closest analysis (never the answer)."""
-    analyses = readings(ctx, key)
+    A wrong parse raises, naming what is wrong against the closest analysis (never the answer); so does a word the
+    lexicon knows only as a proper noun, unless ``proper_nouns``."""
+    analyses = readings(ctx, key, proper_nouns)
     if not analyses:
+        if readings(ctx, key, proper_nouns=True):
+            raise AppError(NOT_A_WORD, f"{key}: a proper noun, not a game word at this table.")
         return None
     index, wrong = closest(given, analyses)
     if not wrong:

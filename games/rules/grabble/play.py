@@ -29,7 +29,7 @@ from lexicons.normalise import greek_key
 
 from . import moves
 from .board import ALPHABET, CENTRE, RACK, SIZE, play_bonus, tile_bag, word_score
-from .parses import MAX_TEXT, check_parse, given_parses, lemma_previews, need, readings
+from .parses import MAX_TEXT, check_parse, given_parses, is_proper, lemma_previews, need, readings
 
 NO_PLAY = "no_play"
 COLUMNS = "ABCDEFGHIJKLMNO"
@@ -91,15 +91,20 @@ class PlayPhase:
         words = self._words(state, placed)
         given = given_parses(action.get("parses"), [w["word"] for w in words])
         unknown = []
+        proper_nouns = state["options"].get("proper_nouns", "refused") == "teacher"
         for word in words:
-            found = check_parse(ctx, word["word"], given[word["word"]])
+            found = check_parse(ctx, word["word"], given[word["word"]], proper_nouns)
             if found is None:
                 unknown.append(word["word"])
             else:
                 word["analysis"] = found
-                word["analyses"] = readings(ctx, word["word"])
+                word["analyses"] = readings(ctx, word["word"], proper_nouns)
         for word in words:
             word["given"] = given[word["word"]]
+        proper = [w for w in unknown if is_proper(given[w]["lemma"])]
+        if proper and not proper_nouns:
+            names = ", ".join(f"{w} ({given[w]['lemma']})" for w in proper)
+            raise AppError(NOT_A_WORD, f"{names}: proper nouns are not game words at this table.")
         if unknown:
             if state["options"]["unknown_words"] == "strict":
                 raise AppError(NOT_A_WORD, f"{', '.join(unknown)}: not in the lexicon.")

@@ -1000,3 +1000,53 @@ def test_an_approved_word_has_only_the_players_reading():
     state, _ = RULES.apply(state, None, {"type": "approve"}, CTX)
     word = state["plays"][0]["words"][0]
     assert word["analyses"] == [word["analysis"]]
+
+
+# -- proper nouns are not game words ---------------------------------------------------------------------------
+
+PROPER = WordSet(
+    [],
+    language="grc",
+    analyses={
+        **ANALYSES,
+        "ΠΕΤΡΟΣ": [entry("Πέτρος", "Πέτρος", "N", "----NSM-", "Peter")],
+        "ΠΕΤΡΑ": [
+            entry("πέτρα", "πέτρα", "N", "----NSF-", "a rock"),
+            entry("Πέτρα", "Πέτρα", "N", "----NSF-", "Petra"),
+        ],
+    },
+    normalise=greek_key,
+)
+
+
+@pytest.mark.parametrize("lemma", ["Παῦλος", "*pau=los"])
+def test_a_proper_noun_cannot_go_to_the_teacher_by_default(lemma):
+    state, seat, action = first_play("ΠΑΥΛΟΣ", "ΠΑΥΛΟΣ", parse("ΠΑΥΛΟΣ", lemma, "N", NOUN_NSM))
+    assert "proper noun" in refused("not_a_word", state, seat, action)
+
+
+def test_a_table_may_let_the_teacher_approve_proper_nouns():
+    state, seat, action = first_play(
+        "ΠΑΥΛΟΣ", "ΠΑΥΛΟΣ", parse("ΠΑΥΛΟΣ", "Παῦλος", "N", NOUN_NSM), proper_nouns="teacher"
+    )
+    state, _ = RULES.apply(state, seat, action, CTX)
+    assert state["phase"] == "approval"
+    state, _ = RULES.apply(state, None, {"type": "approve"}, CTX)
+    assert state["plays"][0]["words"][0]["analysis"]["lemma"] == "Παῦλος"
+
+
+def test_a_lexicons_proper_noun_readings_are_not_game_words_by_default():
+    ctx = Context(lexicon=PROPER)
+    state, seat, action = first_play("ΠΕΤΡΟΣ", "ΠΕΤΡΟΣ", parse("ΠΕΤΡΟΣ", "Πέτρος", "N", NOUN_NSM))
+    assert "proper noun" in refused("not_a_word", state, seat, action, ctx)
+    state, seat, action = first_play("ΠΕΤΡΑ", "ΠΕΤΡΑ", parse("ΠΕΤΡΑ", "πέτρα", "N", NOUN_NSF))
+    state, _ = RULES.apply(state, seat, action, ctx)
+    assert [a["lemma"] for a in state["plays"][0]["words"][0]["analyses"]] == ["πέτρα"]
+
+
+def test_with_proper_nouns_allowed_a_lexicons_proper_noun_is_a_reading():
+    ctx = Context(lexicon=PROPER)
+    options = {"proper_nouns": "teacher"}
+    state, seat, action = first_play("ΠΕΤΡΟΣ", "ΠΕΤΡΟΣ", parse("ΠΕΤΡΟΣ", "Πέτρος", "N", NOUN_NSM), **options)
+    state, _ = RULES.apply(state, seat, action, ctx)
+    assert state["plays"][0]["words"][0]["analysis"]["gloss"] == "Peter"
