@@ -72,7 +72,10 @@ class Grabble(PlayPhase, QuizPhase, Game):
             "Proper nouns (Παῦλος)",
             "choice",
             "refused",
-            choices=(("refused", "Refused, as the rulebook says"), ("teacher", "Allowed (the teacher approves unknown ones)")),
+            choices=(
+                ("refused", "Refused, as the rulebook says"),
+                ("teacher", "Allowed (the teacher approves unknown ones)"),
+            ),
             help="A proper noun is a lemma written with a capital (Παῦλος, or *pau=los in Beta Code).",
         ),
         Option(
