@@ -267,11 +267,12 @@ def replayed_state(table: Table) -> dict[str, Any]:
     return state
 
 
-def grabble_sheet(table: Table) -> dict[str, Any]:
+def grabble_sheet(table: Table, seat: int | None) -> dict[str, Any]:
     """The Grabble score sheet the rulebook has players keep: each turn's words and base score, each player's
-    learning points, the placer's teaching points, and the totals. Read from the rules' spectator view, so
-    analyses of turns not yet quizzed stay hidden while the quiz runs."""
-    view = GAMES["grabble"].view(table.state, None)
+    learning points, the placer's teaching points, and the totals. Read from ``seat``'s view (``None``: the
+    teacher), so a turn's analyses, the answers of its quiz question, are shown only as the rules show them:
+    to its placer and the teacher until the quiz, to everyone once the turn is marked."""
+    view = GAMES["grabble"].view(table.state, seat)
     seated = players(table)
     names = {p["seat"]: p["name"] for p in seated}
     seats = [p["seat"] for p in seated]
@@ -296,4 +297,5 @@ def grabble_sheet(table: Table) -> dict[str, Any]:
         "teaching": [scores["parts"]["teaching"][s] for s in seats],
         "final": [scores["total"][s] for s in seats],
         "phase": view["phase"],
+        "any_reading": view["body"]["options"].get("quiz_readings", "any") == "any",
     }
