@@ -13,7 +13,7 @@ import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
@@ -39,8 +39,8 @@ BATCH_SIZE = 5000
 COPY_BATCH_SIZE = 50000  # PostgreSQL: fewer, larger COPYs (bench/lexicons)
 MAX_FORM_LENGTH: int = Entry._meta.get_field("form").max_length or 0
 # Columns with a length, in the words of an error message.
-_LENGTHS = {
-    name: (Entry._meta.get_field(name).max_length or 0, label)
+_LENGTHS: dict[str, tuple[int, str]] = {
+    name: (cast("models.Field", Entry._meta.get_field(name)).max_length or 0, label)
     for name, label in (("form", "word"), ("key", "word's key"), ("lemma", "lemma"), ("pos", "part of speech"))
 }
 DATA_DIR = Path(__file__).resolve().parent / "data"
