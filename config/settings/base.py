@@ -133,6 +133,14 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 LEXICON_UPLOAD_MAX_BYTES = 50 * 1024 * 1024
 REQUEST_MAX_BYTES = 256 * 1024
 REQUEST_BODY_LIMITS = [(r"^/lexicons/(upload|\d+/replace)/$", LEXICON_UPLOAD_MAX_BYTES + 1024 * 1024)]
+# What a lexicon upload may expand to, checked while it is imported (README, "Limits"): its text once decompressed
+# (all files together), one line, the forms of one Hunspell stem, the entries it writes, and the entries one teacher
+# owns across all their lexicons.
+LEXICON_MAX_TEXT_BYTES = 100 * 1024 * 1024
+LEXICON_MAX_LINE_BYTES = 16 * 1024
+LEXICON_MAX_FORMS_PER_STEM = 10_000
+LEXICON_MAX_ENTRIES = 1_000_000
+LEXICON_MAX_ENTRIES_PER_TEACHER = 2_000_000
 
 REDIS_URL = env.str("REDIS_URL", "")
 
