@@ -333,7 +333,7 @@ export function createTablePage({ renderer, elements, seat, isTeacher, transport
   // -- errors ---------------------------------------------------------------------------------------------------------
   function showError(err) {
     error = { ...err, seq: current?.seq, status: current?.table.status };
-    errorBox.textContent = err.message;
+    errorBox.textContent = fillNames(err.message, name);
     errorBox.dataset.code = err.code || "";
     errorBox.hidden = false;
     placeError();
