@@ -1,7 +1,7 @@
-// The teacher's lesson dashboard: one row per table, replaced whenever the server pushes that table's row.
 import { connectLive } from "../js/live.js";
 import { el } from "./dom.js";
 import { joinNames } from "./kit.js";
+// The teacher's lesson dashboard: one row per table, replaced whenever the server pushes that table's row.
 
 const card = document.getElementById("dashboard");
 const body = document.getElementById("dashboard-rows");

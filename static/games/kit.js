@@ -1,3 +1,4 @@
+import { el } from "./dom.js";
 // The renderer kit: everything a live table page shares, so that a game's renderer draws only its own sections.
 //
 // The kit owns the render loop (one draw per update, or when a renderer asks with ctx.rerender()), keeps the focus,
@@ -50,7 +51,6 @@
 //   card/seat/slot data; its caret and selection come back. Inputs, selects and textareas with data-keep="<key>" keep
 //   their value (the player's draft) until the renderer changes the key. The error box moves next to the control
 //   that sent the refused action.
-import { el } from "./dom.js";
 
 const DEFAULT_PROVISIONAL = "Scores so far: they are not final yet.";
 const ANNOUNCE_MS = 20000;

@@ -1,7 +1,7 @@
+import { el } from "../dom.js";
 // Pablo: every player's field as cards in their fixed places (face down unless the view shows you the face), the
 // draw and discard piles, the card you hold, the special card's action as a prompt, a Match button, Pablo, the
 // reveal and the scores. Everything comes from the view: legal cards are the action's choices, never computed here.
-import { el } from "../dom.js";
 
 const SUIT = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const RED = new Set(["H", "D"]);

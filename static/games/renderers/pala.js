@@ -1,8 +1,8 @@
+import { el } from "../dom.js";
 // Pala: your hand (legal plays marked from the view's actions and their choices), the bids (colour chips or the bid
 // board), the trick in front of each player (mixes and smears drawn as such), banked cards, and the scores per round
 // and in total. Colour names and numbers come from the view (the table's card language); every card shows its name
 // and number, never colour alone. The server is the referee: nothing here decides what is legal.
-import { el } from "../dom.js";
 
 const CHIPS = ["white", "red", "blue", "yellow", "orange", "green", "purple"];
 let chosen = { key: null, chips: new Set(), card: null, cancels: new Set() };

@@ -1,8 +1,8 @@
+import { el } from "../dom.js";
 // Palabras Cortas solitaire: the eight piles with their face-up cards, a word built by tapping those cards, the
 // refill of an emptied pile from a pile the server lists, the score, the words made and the result at the end.
 // Reads view.body for the piles and words and view.actions (with their choices) for what may be done now; whether
 // a word is a word, what it scores and when the game ends are the server's to say.
-import { el } from "../dom.js";
 
 // The word being built (card ids, in order) and the empty pile chosen for a refill survive re-renders.
 let building = [];
