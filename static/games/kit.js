@@ -477,7 +477,6 @@ export function createTablePage({ renderer, elements, seat, isTeacher, transport
       if (moved || update.events) settle();
       if (moves) rebuildLog(moves);
       else if (update.events?.length) addToLog(update.seq, update.events);
-      else if (moves === null && log) markLast();
       draw();
       if (update.events?.length) announce(update.events);
     },

@@ -75,8 +75,8 @@ const page = createTablePage({
 function onMessage(message) {
   if (message.type === "state") {
     lastSeq = message.seq;
-    settled();
     page.show({ seq: message.seq, view: message.view, table: message.table }, { log: message.log || null });
+    if (!page.busy) settled(); // a snapshot of the same move (a pause) does not answer the action in flight
   } else if (message.type === "event") {
     if (message.seq <= lastSeq) return; // already shown (a snapshot overtook it)
     if (lastSeq >= 0 && message.seq !== lastSeq + 1) {
@@ -84,8 +84,8 @@ function onMessage(message) {
       return;
     }
     lastSeq = message.seq;
-    settled();
     page.show({ seq: message.seq, view: message.view, table: message.table, events: message.events });
+    settled();
   } else if (message.type === "preview") {
     const waiting = previews.get(message.client_id);
     if (!waiting) return;
