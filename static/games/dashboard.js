@@ -27,7 +27,7 @@ function stateLine(row) {
     if (!row.winners.length) return "Game over";
     return `Game over: ${joinNames(row.winners)} ${row.winners.length === 1 ? "wins" : "win"}`;
   }
-  if (row.status === "finished") return "Ended by you";
+  if (row.status === "finished") return "Ended";
   if (row.status === "paused") return "Paused";
   if (row.to_act.length) return `${joinNames(row.to_act)} to play`;
   if (row.awaiting_teacher) return "Waiting for you";
