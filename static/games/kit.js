@@ -27,7 +27,8 @@ import { el } from "./dom.js";
 //                                                                             (a challenge's verdict), "" for none.
 //
 //   (A renderer that still exports render(container, ctx) draws into a host element the kit keeps, and the kit then
-//   leaves the players table to it unless it exports showPlayers = true: a bridge until every renderer is moved.)
+//   leaves the players table and every action to it unless it exports showPlayers = true or handles: a bridge until
+//   every renderer is moved.)
 //
 // ---- ctx, given to every function above ---------------------------------------------------------------------------
 //   view, table, seq, seat, isTeacher, events   the envelope, the table ({status, players}), this update's events
@@ -412,7 +413,7 @@ export function createTablePage({ renderer, elements, seat, isTeacher, transport
     const frame = el("fieldset", { className: "kit-frame", disabled: ctx.frozen, "aria-busy": String(busy) },
       lastMoveLine(ctx),
       own,
-      actionBar(ctx, renderer.handles),
+      actionBar(ctx, legacy ? (renderer.handles ?? "all") : renderer.handles),
       (legacy ? renderer.showPlayers !== true : renderer.showPlayers === false) ? "" : playersTable(ctx, renderer));
     game.replaceChildren(frame);
     restoreDrafts(game, kept);
