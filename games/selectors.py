@@ -8,7 +8,7 @@ from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 
-from games.engine import AppError, Context, Game, WordList
+from games.engine import AppError, Context, Game, WordList, censor_all
 from games.models import Lesson, Move, Seat, Table
 from games.rules import GAMES
 from learning.models import Classroom, User
@@ -167,19 +167,37 @@ def table_version(table_id: int) -> int | None:
     return Table.objects.filter(pk=table_id).values_list("version", flat=True).first()
 
 
-def snapshot(table: Table, seat: int | None) -> dict[str, Any]:
-    """The live protocol's ``state`` message for ``seat`` (``None``: spectator and teacher)."""
-    return {
+LOG_MOVES = 60  # how many of the last moves a page's "What happened" is rebuilt from
+
+
+def move_log(table: Table, seat: int | None, limit: int = LOG_MOVES) -> list[dict[str, Any]]:
+    """The table's last ``limit`` moves as ``seat`` may see them (``None``: spectator and teacher), oldest first:
+    ``{seq, seat, kind, events}`` with each move's events censored for that seat, exactly as they were sent live
+    (a seat never sees another's hidden cards here either)."""
+    moves = table.moves.order_by("-seq").values("seq", "seat", "kind", "events")[:limit]
+    return [
+        {"seq": m["seq"], "seat": m["seat"], "kind": m["kind"], "events": censor_all(m["events"], seat)}
+        for m in reversed(list(moves))
+    ]
+
+
+def snapshot(table: Table, seat: int | None, *, log: bool = False) -> dict[str, Any]:
+    """The live protocol's ``state`` message for ``seat`` (``None``: spectator and teacher); with ``log``, also the
+    last moves (:func:`move_log`) the page rebuilds its log from."""
+    message = {
         "type": "state",
         "seq": table.version,
         "view": table_view(rules_of(table.game), table.state, table.status, seat),
         "table": table_info(table),
     }
+    if log:
+        message["log"] = move_log(table, seat)
+    return message
 
 
-def snapshot_of(table_id: int, seat: int | None) -> dict[str, Any]:
+def snapshot_of(table_id: int, seat: int | None, *, log: bool = False) -> dict[str, Any]:
     """:func:`snapshot` of the table with this id as it is now."""
-    return snapshot(Table.objects.get(pk=table_id), seat)
+    return snapshot(Table.objects.get(pk=table_id), seat, log=log)
 
 
 def dashboard_row(table: Table, seated: list[dict[str, Any]] | None = None) -> dict[str, Any]:

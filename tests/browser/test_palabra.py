@@ -87,7 +87,7 @@ def click_cards(page, ids: list[int]) -> None:
 def expect_scores(pages, scores: list[int]) -> None:
     for page in pages:
         for seat, score in enumerate(scores):
-            expect(page.get_by_test_id(f"score-{seat}")).to_have_text(str(score))
+            expect(page.get_by_test_id(f"total-{seat}")).to_have_text(str(score))
 
 
 def test_three_players_shave_joker_and_vote_with_the_teachers_check(live_server_url, new_page):
