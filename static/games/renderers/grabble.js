@@ -45,10 +45,10 @@ const suggestion = { text: "", square: "", direction: "" };
 // The server's previews: of the play being laid (words, scores, bonus, total, lemmas) and of the quiz answer being
 // typed (lemmas). `key` is the action last asked about; an answer to an older one is dropped.
 const previews = { play: { key: null, tiles: null, result: null, error: "" }, quiz: { key: null, tiles: null, result: null, error: "" } };
-let latest = null; // { container, ctx } of the last render, for redraws after a click or a preview
+let latest = null; // { root, ctx } of the last render, for redraws after a click, a key, a drag or a preview
 
 function redraw() {
-  if (latest) render(latest.container, latest.ctx);
+  latest?.ctx.rerender();
 }
 
 function askPreview(slot, action, ctx) {
@@ -144,7 +144,7 @@ function greek(text, props = {}) {
 }
 
 function select(label, options, value, onChange, testid) {
-  return el("select", { "aria-label": label, "data-testid": testid, dataset: { focus: label }, on: { change: (e) => onChange(e.target.value) } },
+  return el("select", { "aria-label": label, "data-testid": testid, on: { change: (e) => onChange(e.target.value) } },
     options.map(([v, text]) => el("option", { value: v, selected: v === value }, text)));
 }
 
@@ -157,7 +157,7 @@ function parseForm(view, word, key, slot, onLemma, extra = "") {
   const preview = el("span", { className: "gr-preview greek", lang: "grc", "data-testid": "lemma-preview" }, lemmaShown(slot, word, entry.lemma));
   const lemma = el("input", {
     type: "text", value: entry.lemma, maxLength: 60, autocomplete: "off", spellcheck: false, lang: "grc", className: "greek",
-    "aria-label": `Lemma of ${word}`, placeholder: "λόγος or lo/gos", dataset: { focus: `Lemma of ${word}` },
+    "aria-label": `Lemma of ${word}`, placeholder: "λόγος or lo/gos",
     on: { input: (e) => { entry.lemma = e.target.value; preview.textContent = lemmaShown(slot, word, entry.lemma); onLemma(); } },
   });
   const rerender = (change) => { change(); redraw(); };
@@ -332,7 +332,7 @@ function onKey(event) {
   if (target instanceof HTMLElement && (target.isContentEditable || ["INPUT", "SELECT", "TEXTAREA"].includes(target.tagName))) return;
   const { ctx } = latest;
   const view = gameView(ctx.view);
-  if (!view.can.has("play") || draft.exchanging || !latest.container.isConnected) return;
+  if (!view.can.has("play") || draft.exchanging || !latest.root.isConnected) return;
   const key = event.key;
   let handled = true;
   if (key === "Escape") { draft.placed = []; draft.blankAt = null; draft.cursor = null; draft.selected = null; }
@@ -342,7 +342,7 @@ function onKey(event) {
     else { takeBack(last); draft.cursor = { square: last.square, dir: draft.cursor?.dir || "across" }; }
   } else if (key === "Enter") {
     if (!draft.cursor && !draft.placed.length) return;
-    const play = latest.container.querySelector("[data-testid=play]");
+    const play = latest.root.querySelector("[data-testid=play]");
     if (play && !play.disabled) play.click();
   } else if (key.startsWith("Arrow")) {
     if (!draft.cursor) return;
@@ -379,7 +379,7 @@ function startDrag(event, id, from) {
 
 function dropTarget(x, y) {
   const node = document.elementFromPoint(x, y);
-  if (!node || !latest?.container.contains(node)) return null;
+  if (!node || !latest?.root.contains(node)) return null;
   return node.closest("[data-square], [data-testid=rack-tile], [data-testid=my-rack]");
 }
 
@@ -583,8 +583,8 @@ function suggestionsSection(view, ctx) {
     suggestion.text = "";
     ctx.send(action);
   } } },
-  el("input", { type: "text", className: "greek", lang: "grc", value: suggestion.text, maxLength: 60, "aria-label": "Suggested word", placeholder: "a word", dataset: { focus: "Suggested word" }, on: { input: (e) => { suggestion.text = e.target.value; } } }),
-  el("input", { type: "text", value: suggestion.square, maxLength: 3, size: 4, "aria-label": "Square (optional)", placeholder: "H8", dataset: { focus: "Square (optional)" }, on: { input: (e) => { suggestion.square = e.target.value; } } }),
+  el("input", { type: "text", className: "greek", lang: "grc", value: suggestion.text, maxLength: 60, "aria-label": "Suggested word", placeholder: "a word", on: { input: (e) => { suggestion.text = e.target.value; } } }),
+  el("input", { type: "text", value: suggestion.square, maxLength: 3, size: 4, "aria-label": "Square (optional)", placeholder: "H8", on: { input: (e) => { suggestion.square = e.target.value; } } }),
   select("Direction (optional)", [["", "either way"], ["across", "across"], ["down", "down"]], suggestion.direction, (v) => { suggestion.direction = v; }),
   el("button", { className: "btn", type: "submit" }, `Suggest to ${ctx.name(view.turn)}`)) : "";
   return el("section", { className: "card gr-suggestions", "data-testid": "suggestions" },
@@ -606,8 +606,8 @@ function approvalSection(view, ctx) {
     pending.unknown.includes(w.word) ? el("span", { className: "badge badge-warn" }, "not in the lexicon") : "", " — ", givenText(view, w.given)));
   let controls = el("p", { className: "muted" }, "The teacher decides whether these words stand.");
   if (can.has("approve")) {
-    const gloss = el("input", { type: "text", maxLength: 200, "aria-label": "Gloss (meaning)", placeholder: "meaning, for the quiz" });
-    const reason = el("input", { type: "text", maxLength: 200, "aria-label": "Reason", placeholder: "why not (optional)" });
+    const gloss = el("input", { type: "text", maxLength: 200, "aria-label": "Gloss (meaning)", placeholder: "meaning, for the quiz", dataset: { keep: "approval:gloss" } });
+    const reason = el("input", { type: "text", maxLength: 200, "aria-label": "Reason", placeholder: "why not (optional)", dataset: { keep: "approval:reason" } });
     controls = el("div", { className: "gr-controls" },
       gloss, el("button", { className: "btn btn-primary", type: "button", on: { click: () => ctx.send({ type: "approve", gloss: gloss.value }) } }, "Approve"),
       reason, el("button", { className: "btn", type: "button", on: { click: () => ctx.send({ type: "reject", reason: reason.value }) } }, "Reject"));
@@ -744,28 +744,24 @@ function gameView(envelope) {
   };
 }
 
-export function render(container, ctx) {
-  latest = { container, ctx };
+// The kit draws the page around this (the banner, the last move, errors next to their control, every control disabled
+// while an action is in flight or the table is paused); Grabble draws all of its own controls and its own scores
+// table (beside the board, with the play, learning and teaching parts).
+export const handles = "all";
+export const showPlayers = false;
+
+export function render(ctx) {
   const view = gameView(ctx.view);
   syncDraft(view, ctx);
   askPlayPreview(view, ctx);
-  // Keep the caret where the player was typing when someone else's move redraws the page.
-  const active = document.activeElement;
-  const focusKey = container.contains(active) ? active.dataset.focus : undefined;
-  const caret = focusKey && active.selectionStart !== undefined ? [active.selectionStart, active.selectionEnd] : null;
-  container.replaceChildren(el("div", { className: "gr" },
+  const root = el("div", { className: "gr" },
     // On a wide screen the board is on the left, the rest on the right; on a phone the board comes first with the
     // rack bar kept on screen below it (see grabble.css).
     el("div", { className: "gr-main" }, boardSection(view, ctx), scoresSection(view, ctx), rackSection(view, ctx),
       el("div", { className: "gr-side" }, moveSection(view, ctx), approvalSection(view, ctx), hintSection(view), quizSection(view, ctx),
         suggestionsSection(view, ctx))),
     sheetSection(view, ctx),
-    othersSection(view, ctx)));
-  if (focusKey) {
-    const again = [...container.querySelectorAll("[data-focus]")].find((n) => n.dataset.focus === focusKey);
-    if (again) {
-      again.focus();
-      if (caret && again.setSelectionRange) try { again.setSelectionRange(...caret); } catch { /* not a text field */ }
-    }
-  }
+    othersSection(view, ctx));
+  latest = { root, ctx };
+  return root;
 }
