@@ -35,10 +35,17 @@ def shot(page: Page, name: str) -> None:
         page.screenshot(path=f"{SHOTS}/{name}.png", full_page=False)
 
 
+# The elements that reach past the right edge of the screen (named in a failure).
+OVERFLOWING = """[...document.querySelectorAll("body *")]
+  .filter((n) => n.getBoundingClientRect().right > innerWidth + 1)
+  .slice(0, 8).map((n) => `${n.tagName}.${n.className} ${Math.round(n.getBoundingClientRect().right)}`)"""
+
+
 def fits(page: Page) -> None:
     """Nothing on the page is wider than the screen."""
     width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
-    assert width[0] <= width[1], f"{page.url} is {width[0]} px wide on a {width[1]} px screen"
+    if width[0] > width[1]:
+        pytest.fail(f"{page.url} is {width[0]} px wide on a {width[1]} px screen: {page.evaluate(OVERFLOWING)}")
 
 
 def phone(new_page) -> Page:
