@@ -8,7 +8,7 @@ from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 
-from games.engine import AppError, Context, Game, WordList, censor_all
+from games.engine import AppError, Context, Game, WordList, censor_all, fill_names
 from games.models import Lesson, Move, Seat, Table
 from games.rules import GAMES
 from learning.models import Classroom, User
@@ -211,13 +211,14 @@ def dashboard_row(table: Table, seated: list[dict[str, Any]] | None = None) -> d
     total = scores.total
 
     def name(seat: int) -> str:
-        return names.get(seat, f"seat {seat}")
+        return names.get(seat, f"Player {seat + 1}")
 
     last = table.state.get("last_move")
+    text = fill_names(last.get("text", ""), name) if last else ""
     if last and last.get("seat") is not None:
-        last_move = f"{name(last['seat'])} {last.get('text', '')}".strip()
+        last_move = f"{name(last['seat'])} {text}".strip()
     elif last:
-        last_move = f"The teacher {last.get('text', '')}".strip()
+        last_move = f"The teacher {text}".strip()
     else:
         last_move = ""
     winners = rules.winners(table.state, scores) if status.finished else []
@@ -227,7 +228,7 @@ def dashboard_row(table: Table, seated: list[dict[str, Any]] | None = None) -> d
         "url": reverse("games:table", args=[table.id]),
         "status": table.status,
         "phase": status.phase,
-        "summary": status.summary,
+        "summary": fill_names(status.summary, name),
         "finished": status.finished,
         "awaiting_teacher": status.awaiting_teacher,
         "to_act": [name(s) for s in status.to_act],

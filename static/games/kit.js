@@ -1,3 +1,4 @@
+import { el } from "./dom.js";
 // The renderer kit: everything a live table page shares, so that a game's renderer draws only its own sections.
 //
 // The kit owns the render loop (one draw per update, or when a renderer asks with ctx.rerender()), keeps the focus,
@@ -30,7 +31,8 @@
 //
 // ---- ctx, given to every function above ---------------------------------------------------------------------------
 //   view, table, seq, seat, isTeacher, events   the envelope, the table ({status, players}), this update's events
-//   name(seat)       the player's name ("Player 3" if unknown);  who(seat): "You" for the viewer's seat, else name
+//   name(seat)       "you" for the viewer's own seat, else the player's name ("Player 3" if unknown)
+//   who(seat)        the same at the start of a sentence ("You");  playerName(seat): always the player's name
 //   canAct           the viewer may act now: something offered, table playing, nothing in flight
 //   busy             an action is in flight (every control is disabled until the server answers)
 //   frozen           nothing can be done here now (paused, finished, removed, in flight): every control is disabled
@@ -49,7 +51,6 @@
 //   card/seat/slot data; its caret and selection come back. Inputs, selects and textareas with data-keep="<key>" keep
 //   their value (the player's draft) until the renderer changes the key. The error box moves next to the control
 //   that sent the refused action.
-import { el } from "./dom.js";
 
 const DEFAULT_PROVISIONAL = "Scores so far: they are not final yet.";
 const ANNOUNCE_MS = 20000;
@@ -218,7 +219,7 @@ export function playersTable(ctx, renderer = {}) {
     el("td", { className: `num kit-total${scores.provisional && !finished ? " is-provisional" : ""}`, "data-testid": `total-${p.seat}` },
       String(scores.total[p.seat] ?? ""), scores.provisional && !finished ? el("span", { className: "muted", title: "provisional" }, " *") : ""));
   });
-  const winners = view.winners.map((s) => ctx.name(s));
+  const winners = view.winners.map((s) => ctx.playerName(s));
   return el("section", { className: "card kit-players", "data-testid": "players" },
     el("h2", {}, finished ? "Final scores" : "Players"),
     finished && winners.length
@@ -252,13 +253,17 @@ export function createTablePage({ renderer, elements, seat, isTeacher, transport
   const legacy = renderer.render.length >= 2;
   const legacyHost = el("div", { className: "kit-legacy" });
 
-  function name(s) {
+  function playerName(s) {
     const player = current?.table.players.find((p) => p.seat === s);
     return player ? player.name : `Player ${Number(s) + 1}`;
   }
 
+  function name(s) {
+    return s === seat ? "you" : playerName(s);
+  }
+
   function who(s) {
-    return s === seat ? "You" : name(s);
+    return s === seat ? "You" : playerName(s);
   }
 
   function offered(type) {
@@ -270,7 +275,7 @@ export function createTablePage({ renderer, elements, seat, isTeacher, transport
     if (!current) return "Loading the table…";
     const { view, table } = current;
     if (table.status === "paused") return "The teacher has paused this game: wait until it is resumed.";
-    if (view.finished) return view.winners.length ? `The game is over: ${joinNames(view.winners.map(name))} ${view.winners.length === 1 ? "wins" : "win"}.` : "The game is over.";
+    if (view.finished) return view.winners.length ? `The game is over: ${joinNames(view.winners.map((s) => (s === seat ? "you" : name(s))))} won.` : "The game is over.";
     if (table.status === "finished") return "The teacher has ended this game.";
     if (seat !== null && view.removed.includes(seat)) return "You are no longer in this game.";
     return "";
@@ -279,7 +284,7 @@ export function createTablePage({ renderer, elements, seat, isTeacher, transport
   function context() {
     const frozen = Boolean(frozenReason()) || busy;
     const ctx = {
-      ...current, seat, isTeacher, name, who, busy, frozen,
+      ...current, seat, isTeacher, name, who, playerName, busy, frozen,
       canAct: !frozen && current.view.actions.length > 0,
       offered,
       choices: (type, field) => offered(type)?.fields.find((f) => f.name === field)?.choices || [],
@@ -328,7 +333,7 @@ export function createTablePage({ renderer, elements, seat, isTeacher, transport
   // -- errors ---------------------------------------------------------------------------------------------------------
   function showError(err) {
     error = { ...err, seq: current?.seq, status: current?.table.status };
-    errorBox.textContent = err.message;
+    errorBox.textContent = fillNames(err.message, name);
     errorBox.dataset.code = err.code || "";
     errorBox.hidden = false;
     placeError();
@@ -377,7 +382,7 @@ export function createTablePage({ renderer, elements, seat, isTeacher, transport
     const fresh = lastDrawnSeq !== null && lastDrawnSeq !== ctx.seq;
     return el("p", { className: `kit-last-move${fresh ? " is-fresh" : ""}`, "data-testid": "last-move" },
       el("span", { className: "kit-last-label" }, "Last move: "),
-      last.seat === null ? "the teacher " : el("strong", {}, `${name(last.seat)} `), fillNames(last.text, name));
+      last.seat === null ? "The teacher " : el("strong", {}, `${who(last.seat)} `), fillNames(last.text, name));
   }
 
   function draw() {
@@ -426,7 +431,7 @@ export function createTablePage({ renderer, elements, seat, isTeacher, transport
   function describe(event, ctx) {
     if (renderer.describe) return renderer.describe(event, ctx) || "";
     const { type, ...fields } = event;
-    const whoText = typeof fields.seat === "number" ? `${name(fields.seat)}: ` : "";
+    const whoText = typeof fields.seat === "number" ? `${who(fields.seat)}: ` : "";
     return `${whoText}${label(type)}`;
   }
 

@@ -1,8 +1,8 @@
+import { connectLive } from "../js/live.js";
+import { createTablePage } from "./kit.js";
 // A live table page (protocol: docs/protocol.md). Keeps the last seq, asks for a snapshot on a gap, and hands each
 // new state to the renderer kit (kit.js), which draws the page around the game's own renderer (the module the game
 // declares) and disables every control while an action is in flight or nothing can be played.
-import { connectLive } from "../js/live.js";
-import { createTablePage } from "./kit.js";
 
 const root = document.getElementById("table-root");
 const seat = root.dataset.seat === "" ? null : Number(root.dataset.seat);

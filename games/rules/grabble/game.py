@@ -7,7 +7,7 @@ The rules are read in ``docs/games/grabble.md``. This module holds the game's se
 
 from typing import Any
 
-from games.engine import Action, Context, Event, Game, Option, Scores, State, Status, event
+from games.engine import Action, Context, Event, Game, Option, Scores, State, Status, event, seat_ref
 from games.engine.cards import shuffled_ids
 from games.engine.encounters import PARSED, QUIZZED, TAUGHT, WordEncounter, played_and_seen
 from games.engine.rng import new_rng_state, shuffled
@@ -142,7 +142,7 @@ class Grabble(PlayPhase, QuizPhase, Game):
         phase = state["phase"]
         if phase == "play":
             return Status(
-                phase, (state["turn"],), summary=f"Turn {state['turn_number']}: seat {state['turn']} to play."
+                phase, (state["turn"],), summary=f"Turn {state['turn_number']}: {seat_ref(state['turn'])} to play."
             )
         if phase == "approval":
             return Status(phase, (), awaiting_teacher=True, summary="A word waits for the teacher's approval.")

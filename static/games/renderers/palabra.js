@@ -1,3 +1,4 @@
+import { el } from "../dom.js";
 // Palabra: your hand drawn as the cards are (colour plus a shape per colour, so colour-blind players can play;
 // stars as ★×2/★×3; wild, vowel and joker cards marked), every word on the table with its value and lock, the
 // pre-plays (shave and joker targets highlighted, with which of your cards can shave which letter), the plays
@@ -5,7 +6,6 @@
 // challenge flow, the impatient timer, running scores, the pile and the others' card counts (never their cards).
 // It reads the game's own part in view.body and what it may offer in view.actions; every rule (which card can
 // shave what, what a play is worth, who won) comes from the server.
-import { el } from "../dom.js";
 
 const COLOURS = {
   R: { name: "red", shape: "●" },

@@ -1,8 +1,8 @@
+import { el } from "../dom.js";
 // Palabras Cortas: your hand (click cards to build words), the stock and discard pile, everyone's card counts
 // (never their cards), the words laid, the challenge review, and the scores per hand with the bonuses and why.
 // Reads the game's part of the view from view.body and what the viewer may do from view.actions (with their
 // choices); the server decides every rule, score and refusal.
-import { el } from "../dom.js";
 
 // Words being built from the hand survive re-renders; cards that leave the hand drop out of them.
 let building = { hand: null, words: [[]] };
