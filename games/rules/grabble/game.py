@@ -13,7 +13,7 @@ from games.engine.encounters import PARSED, PLAYED, QUIZZED, SEEN, TAUGHT, WordE
 from games.engine.rng import new_rng_state, shuffled
 from games.engine.turns import active_seats
 
-from .board import ALPHABET, CENTRE, PREMIUMS, SIZE
+from .board import ALPHABET, CENTRE, KEYS, PREMIUMS, SIZE
 from .parses import describe, encounter_details, vocabulary
 from .play import PlayPhase, public_words
 from .quiz import QuizPhase
@@ -324,6 +324,7 @@ class Grabble(PlayPhase, QuizPhase, Game):
             "size": SIZE,
             "centre": CENTRE,
             "alphabet": ALPHABET,  # the letters a blank may stand for
+            "keys": KEYS,  # the letter each key typed stands for (Greek, and Beta Code transliteration)
             "racks": racks,
             "rack_sizes": [len(r) for r in state["racks"]],
             "bag": len(state["bag"]),
@@ -335,7 +336,10 @@ class Grabble(PlayPhase, QuizPhase, Game):
             if pending is None
             else {
                 "seat": pending["seat"],
-                "tiles": pending["tiles"],
+                "tiles": [
+                    p | {"value": bag[p["tile"]]["value"], "blank": bag[p["tile"]]["letter"] == ""}
+                    for p in pending["tiles"]
+                ],
                 "words": public_words(pending["words"], given=seat in (pending["seat"], None)),
                 "unknown": pending["unknown"],
             },
