@@ -5,13 +5,14 @@ jobs). Views, consumers and the games side call these; nothing else writes. Ever
 import logging
 import unicodedata
 from functools import partial
+from typing import Any
 
 from django.db import IntegrityError, transaction
 
 from config.transport import classroom_group, group_send, user_group
 from games.engine import AppError
 
-from . import codes, encounters, reports, selectors, tasks
+from . import codes, encounters, reports, selectors, signals, tasks
 from .models import Classroom, Report, Student, User
 
 logger = logging.getLogger(__name__)
@@ -124,9 +125,18 @@ def remove_student(teacher: User, student_id: int) -> Student:
     student.save(update_fields=["active"])
     User.objects.filter(pk=student.user_id).update(is_active=False)
     _announce_roster(student.classroom)
+    signals.student_removed.send(sender=Student, student_id=student.pk, teacher=teacher)
     user_id = student.user_id
     transaction.on_commit(lambda: group_send(user_group(user_id), {"type": "user.removed"}))
     return student
+
+
+def logged_out(sender: Any, request: Any, user: User | None, **kwargs: Any) -> None:
+    """Django's ``user_logged_out``: close every page the person still has open, so no socket outlives the
+    session (a move sent on an open table page after logging out used to be applied)."""
+    if user is not None:
+        user_id = user.pk
+        transaction.on_commit(lambda: group_send(user_group(user_id), {"type": "user.logged_out"}))
 
 
 @transaction.atomic
