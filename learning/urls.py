@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import views
+from . import review_views, views
 
 app_name = "learning"
 urlpatterns = [
@@ -31,8 +31,9 @@ urlpatterns = [
     path("reports/students/<int:student_id>/build/", views.build_student_report, name="build_student_report"),
     path("reports/students/<int:student_id>/words.csv", views.student_report_csv, name="student_report_csv"),
     path("reports/jobs/<int:report_id>/", views.report_status, name="report_status"),
-    path("review/", views.review_list, name="review"),
-    path("review/quiz/", views.review_quiz, name="review_quiz"),
+    path("review/", review_views.review_list, name="review"),
+    path("review/quiz/", review_views.review_quiz, name="review_quiz"),
+    path("review/drill/", review_views.drill, name="drill"),
 ]
 
 # Account pages keep Django's conventional names ("login", "logout", "home") outside the namespace.
