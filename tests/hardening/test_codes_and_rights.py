@@ -61,8 +61,7 @@ def test_a_bad_name_gets_the_same_answer_whatever_the_code(classroom):
 def test_teacher_log_in_locks_out_after_repeated_failures(teacher):
     client = Client()
     statuses = [
-        client.post(reverse("login"), {"username": teacher.username, "password": "wrong"}).status_code
-        for _ in range(5)
+        client.post(reverse("login"), {"username": teacher.username, "password": "wrong"}).status_code for _ in range(5)
     ]
     assert statuses == [200, 200, 200, 200, 429]  # the fifth failure locks the account from this address
     response = client.post(reverse("login"), {"username": teacher.username, "password": "a-good-password-42"})
