@@ -162,6 +162,15 @@ def table_view(rules: Game, state: dict[str, Any], table_status: str, seat: int 
     return view
 
 
+def open_seats_of(student_id: int) -> list[tuple[int, int]]:
+    """(table id, seat) of every game not yet finished where the student still has a seat."""
+    return list(
+        Seat.objects.filter(student_id=student_id, removed=False)
+        .exclude(table__status=Table.Status.FINISHED)
+        .values_list("table_id", "number")
+    )
+
+
 def table_version(table_id: int) -> int | None:
     """The table's sequence number (its last move), or None if there is no such table."""
     return Table.objects.filter(pk=table_id).values_list("version", flat=True).first()

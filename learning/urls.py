@@ -12,6 +12,12 @@ urlpatterns = [
     path("classes/<int:classroom_id>/lock/", views.lock_classroom, name="lock"),
     path("classes/<int:classroom_id>/students/<int:student_id>/rename/", views.rename_student, name="rename_student"),
     path("classes/<int:classroom_id>/students/<int:student_id>/remove/", views.remove_student, name="remove_student"),
+    path(
+        "classes/<int:classroom_id>/students/<int:student_id>/rejoin-code/",
+        views.new_rejoin_code,
+        name="new_rejoin_code",
+    ),
+    path("classes/<int:classroom_id>/my-rejoin-code/", views.my_rejoin_code, name="my_rejoin_code"),
     # reports and the review list
     path("reports/classes/<int:classroom_id>/", views.class_report, name="class_report"),
     path("reports/classes/<int:classroom_id>/build/", views.build_class_report, name="build_class_report"),

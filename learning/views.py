@@ -13,7 +13,7 @@ from django.views.decorators.http import require_POST
 
 from games.engine import AppError
 
-from . import charts, reports, selectors, services
+from . import charts, reports, selectors, services, throttle
 from .decorators import AuthenticatedRequest, teacher_required
 from .forms import (
     ClassroomForm,
@@ -94,7 +94,9 @@ def join(request: HttpRequest) -> HttpResponse:
     form = JoinForm(request.POST or None, initial={"code": request.GET.get("code", "")})
     if request.method == "POST" and form.is_valid():
         try:
-            student = services.join_classroom(form.cleaned_data["code"], form.cleaned_data["name"])
+            student = services.join_classroom(
+                form.cleaned_data["code"], form.cleaned_data["name"], client=throttle.client_of(request)
+            )
         except AppError as error:
             form.add_error(None, error.message)
         else:
@@ -110,7 +112,7 @@ def rejoin(request: HttpRequest) -> HttpResponse:
     form = RejoinForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            student = services.find_by_rejoin_code(form.cleaned_data["code"])
+            student = services.find_by_rejoin_code(form.cleaned_data["code"], client=throttle.client_of(request))
         except AppError as error:
             form.add_error(None, error.message)
         else:
@@ -119,6 +121,36 @@ def rejoin(request: HttpRequest) -> HttpResponse:
             messages.success(request, f"Welcome back, {student.display_name}!")
             return redirect("learning:classroom", classroom_id=student.classroom_id)
     return render(request, "learning/rejoin.html", {"form": form})
+
+
+@login_required
+def my_rejoin_code(request: AuthenticatedRequest, classroom_id: int) -> HttpResponse:
+    """A student's own rejoin code, shown only when asked for (not on every visit of the class page); a POST
+    replaces it with a new one."""
+    student = selectors.student_of(request.user)
+    if student is None or student.classroom_id != classroom_id:
+        raise PermissionDenied("Only students of this class have a rejoin code here.")
+    if request.method == "POST":
+        try:
+            student = services.new_rejoin_code(request.user, student.pk)
+        except AppError as error:
+            messages.error(request, error.message)
+        else:
+            messages.success(request, "Your old rejoin code no longer works: write down the new one.")
+        return redirect("learning:my_rejoin_code", classroom_id=classroom_id)
+    return render(request, "learning/rejoin_code.html", {"student": student, "classroom": student.classroom})
+
+
+@require_POST
+@teacher_required
+def new_rejoin_code(request: AuthenticatedRequest, classroom_id: int, student_id: int) -> HttpResponse:
+    try:
+        student = services.new_rejoin_code(request.user, student_id)
+    except AppError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, f"{student.display_name}'s new rejoin code is {student.rejoin_code}.")
+    return redirect("learning:classroom", classroom_id=classroom_id)
 
 
 @require_POST
