@@ -22,6 +22,8 @@ from django.conf import settings
 from django.http.request import split_domain_port, validate_host
 from redis.exceptions import RedisError
 
+from config.transport import user_group
+
 logger = logging.getLogger(__name__)
 
 # Close codes (4000-4999 are ours to define).
@@ -120,6 +122,8 @@ class JsonConsumer(AsyncWebsocketConsumer):
         if groups is None:
             await self.close(code=CLOSE_FORBIDDEN)
             return
+        # Every page of a person also listens to that person: logging out or being removed closes them all.
+        groups = [*groups, user_group(user.pk)] if user_group(user.pk) not in groups else groups
         self.joined_groups = groups
         try:
             for group in groups:
@@ -210,6 +214,15 @@ class JsonConsumer(AsyncWebsocketConsumer):
             if not isinstance(value, types) or (isinstance(value, bool) and bool not in _as_tuple(types)):
                 return "bad_message", f"Field “{field}” has the wrong type."
         return None
+
+    # Group messages to the person (config.transport.user_group).
+    async def user_logged_out(self, message: dict[str, Any]) -> None:
+        await self.send_json({"type": "logged_out", "message": "You logged out: log in again to go on."})
+        await self.close(code=CLOSE_UNAUTHENTICATED)
+
+    async def user_removed(self, message: dict[str, Any]) -> None:
+        await self.send_json({"type": "removed", "message": "Your teacher has removed you from this class."})
+        await self.close(code=CLOSE_FORBIDDEN)
 
     async def send_json(self, payload: dict[str, Any]) -> None:
         await self.send(text_data=json.dumps(payload, ensure_ascii=False))

@@ -28,7 +28,7 @@ class TableConsumer(JsonConsumer):
 
     schemas: ClassVar[dict[str, Schema]] = {
         "action": {"action": (dict, True), "client_id": (str, False)},
-        "hello": {"last_seq": (int, False)},
+        "hello": {"last_seq": (int, False), "log": (bool, False)},
         "preview": {"action": (dict, True), "client_id": (str, False)},
     }
 
@@ -43,7 +43,7 @@ class TableConsumer(JsonConsumer):
     async def on_connected(self) -> None:
         self._hellos = 0
         await database_sync_to_async(robots.nudge_table)(self.table_id)
-        await self.send_snapshot()
+        await self.send_snapshot(log=True)
 
     @database_sync_to_async
     def _access(self, user: User) -> selectors.Access | None:
@@ -51,25 +51,27 @@ class TableConsumer(JsonConsumer):
         return None if table is None else selectors.access(user, table)
 
     @database_sync_to_async
-    def _snapshot(self) -> dict[str, Any]:
-        return selectors.snapshot_of(self.table_id, self.seat)
+    def _snapshot(self, log: bool = False) -> dict[str, Any]:
+        return selectors.snapshot_of(self.table_id, self.seat, log=log)
 
-    async def send_snapshot(self) -> None:
-        await self.send_json(await self._snapshot())
+    async def send_snapshot(self, log: bool = False) -> None:
+        """A ``state`` message; with ``log``, with the last moves as this seat may see them (for the page's log)."""
+        await self.send_json(await self._snapshot(log))
 
     async def send_error(self, code: str, message: str, client_id: str | None = None) -> None:
         await self.send_json({"type": "error", "code": code, "message": message, "client_id": client_id})
 
     async def on_hello(self, message: dict[str, Any]) -> None:
         """A (re)connected client, or a page's heartbeat, says which seq it has; it gets a snapshot unless it is
-        up to date (checked by the table's version alone: a heartbeat costs one small read). Every fourth
-        heartbeat also wakes robots that should have acted and did not (their process died mid-thought)."""
+        up to date (checked by the table's version alone: a heartbeat costs one small read). With ``log``, the
+        snapshot carries the move log too (a page that missed moves rebuilds its log). Every fourth heartbeat also
+        wakes robots that should have acted and did not (their process died mid-thought)."""
         self._hellos = getattr(self, "_hellos", 0) + 1
         if self._hellos % 4 == 0:
             await database_sync_to_async(robots.nudge_table)(self.table_id)
         if message.get("last_seq") == await database_sync_to_async(selectors.table_version)(self.table_id):
             return
-        await self.send_json(await self._snapshot())
+        await self.send_snapshot(log=bool(message.get("log")))
 
     async def on_action(self, message: dict[str, Any]) -> None:
         client_id = message.get("client_id")

@@ -72,9 +72,16 @@ def option_field(option: Option) -> forms.Field:
     raise ValueError(f"unknown option kind {option.kind!r}")
 
 
+class LexiconChoiceField(forms.ModelChoiceField):
+    """A choice of lexicon, each labelled by its name alone (not "name (code)": the page names the language)."""
+
+    def label_from_instance(self, obj: Lexicon) -> str:
+        return obj.name
+
+
 class StartLessonForm(forms.Form):
     game = forms.ChoiceField(label="Game", widget=LanguageSelect(with_names=True))
-    lexicon = forms.ModelChoiceField(
+    lexicon = LexiconChoiceField(
         queryset=Lexicon.objects.none(),
         required=False,
         label="Lexicon",
@@ -99,9 +106,9 @@ class StartLessonForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.games = offered_games(classroom, show_all)
         game_field = cast(forms.ChoiceField, self.fields["game"])
-        lexicon_field = cast(forms.ModelChoiceField, self.fields["lexicon"])
+        lexicon_field = cast(LexiconChoiceField, self.fields["lexicon"])
         game_field.choices = [(slug, rules.title) for slug, rules in self.games.items()]
-        game_field.widget.languages = {slug: rules.language for slug, rules in self.games.items()}  # type: ignore[attr-defined]
+        game_field.widget.languages = {slug: rules.language for slug, rules in self.games.items()}
         languages = {classroom.language} | {rules.language for rules in self.games.values() if rules.language}
         # Every offered game's lexicons are choices (the page shows the chosen game's); bundled first in each language.
         usable = Lexicon.objects.filter(
@@ -110,7 +117,6 @@ class StartLessonForm(forms.Form):
         lexicon_field.queryset = usable
         chosen = self.games.get(self.data.get("game", "")) or next(iter(self.games.values()), None)  # as the page shows
         shown = chosen.language if chosen is not None and chosen.language else classroom.language
-        lexicon_field.label_from_instance = lambda lexicon: lexicon.name  # type: ignore[method-assign]  # not "name (code)"
         lexicon_field.help_text = f"Lexicons in {language_name(shown)}, the language of the chosen game."
         # The bundled lexicon of the class's language is what most lessons want; failing that, the first by name.
         lexicon_field.initial = (

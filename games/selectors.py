@@ -8,7 +8,7 @@ from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 
-from games.engine import AppError, Context, Game, WordList
+from games.engine import AppError, Context, Game, WordList, censor_all, fill_names
 from games.models import Lesson, Move, Seat, Table
 from games.rules import GAMES
 from learning.models import Classroom, User
@@ -173,24 +173,51 @@ def table_view(rules: Game, state: dict[str, Any], table_status: str, seat: int 
     return view
 
 
+def open_seats_of(student_id: int) -> list[tuple[int, int]]:
+    """(table id, seat) of every game not yet finished where the student still has a seat."""
+    return list(
+        Seat.objects.filter(student_id=student_id, removed=False)
+        .exclude(table__status=Table.Status.FINISHED)
+        .values_list("table_id", "number")
+    )
+
+
 def table_version(table_id: int) -> int | None:
     """The table's sequence number (its last move), or None if there is no such table."""
     return Table.objects.filter(pk=table_id).values_list("version", flat=True).first()
 
 
-def snapshot(table: Table, seat: int | None) -> dict[str, Any]:
-    """The live protocol's ``state`` message for ``seat`` (``None``: spectator and teacher)."""
-    return {
+LOG_MOVES = 60  # how many of the last moves a page's "What happened" is rebuilt from
+
+
+def move_log(table: Table, seat: int | None, limit: int = LOG_MOVES) -> list[dict[str, Any]]:
+    """The table's last ``limit`` moves as ``seat`` may see them (``None``: spectator and teacher), oldest first:
+    ``{seq, seat, kind, events}`` with each move's events censored for that seat, exactly as they were sent live
+    (a seat never sees another's hidden cards here either)."""
+    moves = table.moves.order_by("-seq").values("seq", "seat", "kind", "events")[:limit]
+    return [
+        {"seq": m["seq"], "seat": m["seat"], "kind": m["kind"], "events": censor_all(m["events"], seat)}
+        for m in reversed(list(moves))
+    ]
+
+
+def snapshot(table: Table, seat: int | None, *, log: bool = False) -> dict[str, Any]:
+    """The live protocol's ``state`` message for ``seat`` (``None``: spectator and teacher); with ``log``, also the
+    last moves (:func:`move_log`) the page rebuilds its log from."""
+    message = {
         "type": "state",
         "seq": table.version,
         "view": table_view(rules_of(table.game), table.state, table.status, seat),
         "table": table_info(table),
     }
+    if log:
+        message["log"] = move_log(table, seat)
+    return message
 
 
-def snapshot_of(table_id: int, seat: int | None) -> dict[str, Any]:
+def snapshot_of(table_id: int, seat: int | None, *, log: bool = False) -> dict[str, Any]:
     """:func:`snapshot` of the table with this id as it is now."""
-    return snapshot(Table.objects.get(pk=table_id), seat)
+    return snapshot(Table.objects.get(pk=table_id), seat, log=log)
 
 
 def dashboard_row(table: Table, seated: list[dict[str, Any]] | None = None) -> dict[str, Any]:
@@ -204,13 +231,14 @@ def dashboard_row(table: Table, seated: list[dict[str, Any]] | None = None) -> d
     total = scores.total
 
     def name(seat: int) -> str:
-        return names.get(seat, f"seat {seat}")
+        return names.get(seat, f"Player {seat + 1}")
 
     last = table.state.get("last_move")
+    text = fill_names(last.get("text", ""), name) if last else ""
     if last and last.get("seat") is not None:
-        last_move = f"{name(last['seat'])} {last.get('text', '')}".strip()
+        last_move = f"{name(last['seat'])} {text}".strip()
     elif last:
-        last_move = f"The teacher {last.get('text', '')}".strip()
+        last_move = f"The teacher {text}".strip()
     else:
         last_move = ""
     winners = rules.winners(table.state, scores) if status.finished else []
@@ -220,7 +248,7 @@ def dashboard_row(table: Table, seated: list[dict[str, Any]] | None = None) -> d
         "url": reverse("games:table", args=[table.id]),
         "status": table.status,
         "phase": status.phase,
-        "summary": status.summary,
+        "summary": fill_names(status.summary, name),
         "finished": status.finished,
         "awaiting_teacher": status.awaiting_teacher,
         "to_act": [name(s) for s in status.to_act],
@@ -278,11 +306,12 @@ def replayed_state(table: Table) -> dict[str, Any]:
     return state
 
 
-def grabble_sheet(table: Table) -> dict[str, Any]:
+def grabble_sheet(table: Table, seat: int | None) -> dict[str, Any]:
     """The Grabble score sheet the rulebook has players keep: each turn's words and base score, each player's
-    learning points, the placer's teaching points, and the totals. Read from the rules' spectator view, so
-    analyses of turns not yet quizzed stay hidden while the quiz runs."""
-    view = GAMES["grabble"].view(table.state, None)
+    learning points, the placer's teaching points, and the totals. Read from ``seat``'s view (``None``: the
+    teacher), so a turn's analyses, the answers of its quiz question, are shown only as the rules show them:
+    to its placer and the teacher until the quiz, to everyone once the turn is marked."""
+    view = GAMES["grabble"].view(table.state, seat)
     seated = players(table)
     names = {p["seat"]: p["name"] for p in seated}
     seats = [p["seat"] for p in seated]
@@ -307,4 +336,5 @@ def grabble_sheet(table: Table) -> dict[str, Any]:
         "teaching": [scores["parts"]["teaching"][s] for s in seats],
         "final": [scores["total"][s] for s in seats],
         "phase": view["phase"],
+        "any_reading": view["body"]["options"].get("quiz_readings", "any") == "any",
     }

@@ -144,9 +144,11 @@ def remove_player(request: AuthenticatedRequest, table_id: int, seat: int) -> Ht
 def grabble_sheet(request: AuthenticatedRequest, table_id: int) -> HttpResponse:
     """The printable score sheet of a Grabble table, for its players and the class's teacher."""
     table = selectors.game_table(table_id, game="grabble")
-    if selectors.access(request.user, table) is None:
+    found = selectors.access(request.user, table)
+    if found is None:
         raise PermissionDenied("You do not play at this table.")
-    context = {"table": table, "info": selectors.table_info(table), "sheet": selectors.grabble_sheet(table)}
+    sheet = selectors.grabble_sheet(table, found.seat)
+    context = {"table": table, "info": selectors.table_info(table), "sheet": sheet}
     return render(request, "games/grabble_sheet.html", context)
 
 

@@ -4,7 +4,7 @@ from typing import Any, ClassVar
 
 from channels.db import database_sync_to_async
 
-from config.transport import classroom_group, user_group
+from config.transport import classroom_group
 from config.websocket import CLOSE_FORBIDDEN, JsonConsumer, Schema
 
 from . import selectors
@@ -21,7 +21,7 @@ class ClassroomConsumer(JsonConsumer):
         self.classroom_id = int(self.scope["url_route"]["kwargs"]["classroom_id"])
         if await self._snapshot_if_allowed(user) is None:
             return None
-        return [classroom_group(self.classroom_id), user_group(user.id)]
+        return [classroom_group(self.classroom_id)]
 
     async def on_connected(self) -> None:
         await self.on_hello({})
@@ -49,7 +49,3 @@ class ClassroomConsumer(JsonConsumer):
         url = message["urls"].get(str(self.scope["user"].id))
         if url:
             await self.send_json({"type": "lesson", "url": url})
-
-    async def user_removed(self, message: dict[str, Any]) -> None:
-        await self.send_json({"type": "removed", "message": "Your teacher has removed you from this class."})
-        await self.close(code=CLOSE_FORBIDDEN)

@@ -48,17 +48,33 @@ class LockForm(forms.Form):
     locked = forms.BooleanField(required=False)
 
 
-class ParseQuizForm(forms.Form):
-    """A review of a Greek word: one select per field its part of speech has, with the values in words."""
+GRADES = [("hard", "Hard"), ("good", "Good"), ("easy", "Easy")]
 
-    def __init__(self, fields: tuple[str, ...], *args, **kwargs) -> None:
+
+class ReviewForm(forms.Form):
+    """One review on the review page (``learning.srs.quiz_kind``): a Greek word's parse (one select per field of its
+    part of speech) and its meaning among a few; a meaning chosen among a few; the word typed for a meaning; or, for a
+    word without a meaning in the lexicon, the student's own verdict. A right answer is graded hard, good or easy by
+    the student (good unless they say otherwise)."""
+
+    def __init__(self, kind: str, fields: tuple[str, ...], meanings: list[str], *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
+        self.kind = kind
         for name in fields:
             choices = [("", "— choose —"), *morphology.VALUES[name].items()]
             self.fields[name] = forms.ChoiceField(label=name.capitalize(), choices=choices)
+        if meanings and kind in ("parse", "choose"):
+            self.fields["meaning"] = forms.ChoiceField(
+                label="Meaning", choices=[(m, m) for m in meanings], widget=forms.RadioSelect
+            )
+        if kind == "type":
+            self.fields["word"] = forms.CharField(
+                label="The word", max_length=100, widget=forms.TextInput(attrs={"autocomplete": "off"})
+            )
+        grades = [("again", "I did not know it"), *GRADES] if kind == "recall" else GRADES
+        self.fields["grade"] = forms.ChoiceField(
+            choices=grades, required=kind == "recall", initial="good", widget=forms.RadioSelect
+        )
 
-
-class RecallForm(forms.Form):
-    """A review by meaning: the student says whether they knew it."""
-
-    knew = forms.ChoiceField(choices=[("yes", "I knew it"), ("no", "I did not know it")])
+    def clean_grade(self) -> str:
+        return self.cleaned_data.get("grade") or "good"

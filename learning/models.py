@@ -145,7 +145,10 @@ class RecordedMove(models.Model):
 
 
 class ReviewItem(models.Model):
-    """A word on a student's review list, in a Leitner box (``learning.srs`` has the schedule)."""
+    """A word on a student's review list with its memory model's card (``learning.srs`` has the schedule): stability
+    in days, difficulty 1–10, state (0 new, then the FSRS states 1 learning, 2 review, 3 relearning), due day."""
+
+    NEW = 0
 
     student = models.ForeignKey(Student, on_delete=models.CASCADE, related_name="review_items")
     lexicon = models.ForeignKey("lexicons.Lexicon", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
@@ -156,7 +159,9 @@ class ReviewItem(models.Model):
     pos = models.CharField(max_length=30, blank=True)
     parse = models.JSONField(default=dict, blank=True)
     gloss = models.TextField(blank=True)
-    box = models.PositiveSmallIntegerField(default=1)
+    state = models.PositiveSmallIntegerField(default=NEW)
+    stability = models.FloatField(null=True, blank=True, help_text="Days until predicted recall falls to 90%.")
+    difficulty = models.FloatField(null=True, blank=True)
     due = models.DateField()
     reviews = models.PositiveIntegerField(default=0)
     right = models.PositiveIntegerField(default=0)
@@ -164,11 +169,12 @@ class ReviewItem(models.Model):
     added = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["due", "box", "form"]
+        ordering = ["due", "stability", "form"]
         constraints = [models.UniqueConstraint(fields=["student", "key", "lemma"], name="one_review_item_per_word")]
+        indexes = [models.Index(fields=["student", "due"], name="learning_review_due")]
 
     def __str__(self) -> str:
-        return f"{self.form} (box {self.box})"
+        return f"{self.form} (due {self.due})"
 
 
 class Report(models.Model):

@@ -15,14 +15,16 @@ The figures, per student:
   named it wrong. **Confusions** count, per field, the value given against the right value ("imperfect for
   aorist"), most frequent first;
 - **rare words used**: distinct words played that were rare when played (``learning.rarity`` has the thresholds);
-- **learned words**: a word is learned when, in at least ``LEARNED_LESSONS`` (2) separate lessons, the student
-  played it or answered it right, and their latest marked answer on it was right (a wrong answer since un-learns
-  it until it is answered right again). Encounters outside any lesson count per day, each day as one lesson;
+- **learned (known) words**: a word is known when the memory model of the review list (``learning.srs``) predicts
+  at least a 90% chance that the student recalls it today; each word shows that estimate (``recall``, a percentage;
+  empty for a word never reviewed). **Fading** words are words reviewed at least once whose predicted recall has
+  fallen below 90%: the ones to review soon. Lessons still count per lesson, encounters outside any lesson per day;
 - **to review next**: the first words of the student's review list, due soonest (``learning.srs``);
 - **progress over lessons**: per lesson, words played and marked answers right.
 
 The class report adds the class at a glance: the most-missed words (most wrong answers across the class), the
-class's accuracy by field and most frequent confusions, and one summary row per active student.
+class's accuracy by field and most frequent confusions, and one summary row per active student (with words known
+and words fading).
 """
 
 import json
@@ -41,12 +43,12 @@ from django.utils import timezone
 
 from lexicons import morphology
 
+from . import srs
 from .encounters import record_lesson
 from .models import Classroom, Encounter, Report, ReviewItem, Student
 
 logger = logging.getLogger(__name__)
 
-LEARNED_LESSONS = 2
 TOP = 10  # how many most-missed words, confusions and review words a report lists
 STALE_JOB = timedelta(minutes=10)  # an unfinished job older than this is presumed lost and may be asked again
 
@@ -89,7 +91,20 @@ def _value_label(field: str, value: str) -> str:
 class _Word:
     """One word of one student: counts per kind, marked answers and the lessons that count towards learning it."""
 
-    __slots__ = ("form", "gloss", "key", "kinds", "last", "lemma", "lessons", "pos", "rare_played", "right", "wrong")
+    __slots__ = (
+        "form",
+        "gloss",
+        "key",
+        "kinds",
+        "last",
+        "lemma",
+        "lessons",
+        "pos",
+        "rare_played",
+        "recall",
+        "right",
+        "wrong",
+    )
 
     def __init__(self, key: str, form: str, lemma: str, pos: str, gloss: str) -> None:
         self.key, self.form, self.lemma, self.pos, self.gloss = key, form, lemma, pos, gloss
@@ -98,10 +113,11 @@ class _Word:
         self.right = self.wrong = 0
         self.lessons: set[Any] = set()
         self.last: bool | None = None  # the latest marked answer
+        self.recall: float | None = None  # the model's predicted recall today; None: never reviewed
 
     @property
     def learned(self) -> bool:
-        return len(self.lessons) >= LEARNED_LESSONS and self.last is not False
+        return self.recall is not None and self.recall >= srs.KNOWN
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -116,6 +132,7 @@ class _Word:
             "wrong": self.wrong,
             "rare": self.rare_played,
             "learned": self.learned,
+            "recall": None if self.recall is None else round(100 * self.recall),
         }
 
 
@@ -227,6 +244,7 @@ class StudentTally:
                 "words_played": len(played),
                 "rare_played": sum(w.rare_played for w in played),
                 "learned": sum(w.learned for w in words),
+                "fading": sum(w.recall is not None and not w.learned for w in words),
                 "lessons": len(self.lessons),
             },
             "practice": {"words_met": len(self.practice_words)},
@@ -276,17 +294,27 @@ def _confusions_table(confusions: Counter[tuple[str, str, str]]) -> list[dict[st
     ]
 
 
-def _review_next(student_ids: Iterable[int]) -> dict[int, list[dict[str, Any]]]:
+def _review_lists(tallies: dict[int, StudentTally]) -> dict[int, list[dict[str, Any]]]:
+    """Each student's words due soonest (to review next), and every reviewed word's predicted recall today set on the
+    student's words (one query over the class's review lists)."""
     found: dict[int, list[dict[str, Any]]] = {}
     items = (
-        ReviewItem.objects.filter(student_id__in=list(student_ids))
-        .order_by("student_id", "due", "box", "form", "pk")
-        .values("student_id", "form", "lemma", "gloss", "box", "due")
+        ReviewItem.objects.filter(student_id__in=list(tallies))
+        .order_by("student_id", "due", "stability", "form", "pk")
+        .values_list("student_id", "key", "form", "lemma", "gloss", "stability", "last_reviewed", "due")
     )
-    for item in items:
-        listed = found.setdefault(item["student_id"], [])
+    now = timezone.now()
+    for student_id, key, form, lemma, gloss, stability, last_reviewed, due in items.iterator(chunk_size=5000):
+        recall = srs.recall(stability, last_reviewed, now) if stability else None
+        word = tallies[student_id].words.get((key, lemma))
+        if word is not None:
+            word.recall = recall
+        listed = found.setdefault(student_id, [])
         if len(listed) < TOP:
-            listed.append({k: item[k] for k in ("form", "lemma", "gloss", "box")} | {"due": item["due"].isoformat()})
+            listed.append(
+                {"form": form, "lemma": lemma, "gloss": gloss, "due": due.isoformat()}
+                | {"recall": None if recall is None else round(100 * recall)}
+            )
     return found
 
 
@@ -313,7 +341,7 @@ def compute(
         if on_progress and done % 5000 == 0:
             on_progress(done / total)
     lesson_order = sorted(lesson_dates, key=lambda key: lesson_dates[key])
-    review = _review_next(tallies)
+    review = _review_lists(tallies)
     per_student = {sid: tally.figures(review.get(sid, []), lesson_order) for sid, tally in tallies.items()}
     return _class_figures(classroom, tallies, per_student, lesson_order, lesson_dates), per_student
 
@@ -455,8 +483,19 @@ def pending(classroom: Classroom, student: Student | None = None) -> Report | No
 
 
 # -- CSV exports -----------------------------------------------------------------------------------------------------
-WORD_COLUMNS = ("form", "lemma", "gloss", "pos", "played", "met", "right", "wrong", "rare", "learned")
-STUDENT_COLUMNS = ("name", "words_met", "words_played", "rare_played", "learned", "lessons", "quiz", "parse", "all")
+WORD_COLUMNS = ("form", "lemma", "gloss", "pos", "played", "met", "right", "wrong", "rare", "learned", "recall")
+STUDENT_COLUMNS = (
+    "name",
+    "words_met",
+    "words_played",
+    "rare_played",
+    "learned",
+    "fading",
+    "lessons",
+    "quiz",
+    "parse",
+    "all",
+)
 
 
 def _cell(value: Any) -> Any:
@@ -473,14 +512,14 @@ def student_words_rows(figures: dict[str, Any]) -> Iterable[list[Any]]:
     yield ["student", *WORD_COLUMNS]
     name = figures["student"]["name"]
     for word in figures["words"]:
-        yield [_cell(name), *(_cell(word[c]) for c in WORD_COLUMNS)]
+        yield [_cell(name), *(_cell(word.get(c)) for c in WORD_COLUMNS)]  # reports built before a column: empty
 
 
 def class_students_rows(figures: dict[str, Any]) -> Iterable[list[Any]]:
     """A class report's per-student summary as CSV rows, header first (percentages of marked answers)."""
-    yield [*STUDENT_COLUMNS[:6], "quiz_percent", "parse_percent", "all_percent"]
+    yield [*STUDENT_COLUMNS[:7], "quiz_percent", "parse_percent", "all_percent"]
     for row in figures["students"]:
-        yield [_cell(row[c]) for c in STUDENT_COLUMNS]
+        yield [_cell(row.get(c)) for c in STUDENT_COLUMNS]
 
 
 def class_words_rows(children: Iterable[Report]) -> Iterable[list[Any]]:

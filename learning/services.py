@@ -5,13 +5,14 @@ jobs). Views, consumers and the games side call these; nothing else writes. Ever
 import logging
 import unicodedata
 from functools import partial
+from typing import Any
 
 from django.db import IntegrityError, transaction
 
 from config.transport import classroom_group, group_send, user_group
 from games.engine import AppError
 
-from . import codes, encounters, reports, selectors, tasks
+from . import codes, encounters, reports, selectors, signals, tasks, throttle
 from .models import Classroom, Report, Student, User
 
 logger = logging.getLogger(__name__)
@@ -55,18 +56,25 @@ def _check_name_free(classroom: Classroom, name: str, exclude: Student | None = 
         raise AppError("name_taken", f"Someone in this class is already called “{name}”. Please choose another name.")
 
 
+WRONG_JOIN_CODE = "That class code does not let you in: check it with your teacher (the class may be locked)."
+
+
 @transaction.atomic
-def join_classroom(join_code: str, display_name: str) -> Student:
-    """A new student joins with the class's code. Returns the student, whose rejoin code they keep."""
+def join_classroom(join_code: str, display_name: str, client: str = "") -> Student:
+    """A new student joins with the class's code. Returns the student, whose rejoin code they keep.
+
+    The name is checked before the code, so that what a name earns never depends on the code; every code that
+    does not let the student in (unknown, or a locked class) gets the same answer; and a client or a code that
+    fails too often is throttled (``learning.throttle``)."""
     code = codes.clean_code(join_code)
     if not code:
         raise AppError("no_code", "Please type the class code your teacher gave you.")
-    classroom = Classroom.objects.select_for_update().filter(join_code=code).first()
-    if classroom is None:
-        raise AppError("wrong_code", f"There is no class with the code {code}. Check it with your teacher.")
-    if classroom.locked:
-        raise AppError("locked", "This class is locked: ask your teacher to let new students in.")
     name = clean_display_name(display_name)
+    throttle.check("join", client, code)
+    classroom = Classroom.objects.select_for_update().filter(join_code=code).first()
+    if classroom is None or classroom.locked:
+        throttle.failed("join", client, code)
+        raise AppError("wrong_code", WRONG_JOIN_CODE)
     _check_name_free(classroom, name)
     user = User.objects.create(username=f"student-{codes.new_code(12)}", role=User.Role.STUDENT)
     user.set_unusable_password()
@@ -83,10 +91,12 @@ def _free_rejoin_code() -> str:
             return code
 
 
-def find_by_rejoin_code(rejoin_code: str) -> Student:
+def find_by_rejoin_code(rejoin_code: str, client: str = "") -> Student:
     code = codes.clean_code(rejoin_code)
+    throttle.check("rejoin", client, code)
     student = Student.objects.select_related("user", "classroom").filter(rejoin_code=code).first()
     if student is None:
+        throttle.failed("rejoin", client, code)
         raise AppError("wrong_code", "That rejoin code is not known. Check it, or join again with the class code.")
     if not student.active:
         raise AppError("removed", "Your teacher has removed you from this class.")
@@ -124,9 +134,34 @@ def remove_student(teacher: User, student_id: int) -> Student:
     student.save(update_fields=["active"])
     User.objects.filter(pk=student.user_id).update(is_active=False)
     _announce_roster(student.classroom)
+    signals.student_removed.send(sender=Student, student_id=student.pk, teacher=teacher)
     user_id = student.user_id
     transaction.on_commit(lambda: group_send(user_group(user_id), {"type": "user.removed"}))
     return student
+
+
+@transaction.atomic
+def new_rejoin_code(user: User, student_id: int) -> Student:
+    """A fresh rejoin code for a student, asked for by that student or by their teacher: the old one stops
+    working at once (a code seen over a shoulder, or written on a lost sheet)."""
+    if user.is_teacher:
+        student = _teachers_student(user, student_id)
+    else:
+        own = Student.objects.select_for_update().filter(pk=student_id, user=user, active=True).first()
+        if own is None:
+            raise AppError("not_found", "You can only change your own rejoin code.")
+        student = own
+    student.rejoin_code = _free_rejoin_code()
+    student.save(update_fields=["rejoin_code"])
+    return student
+
+
+def logged_out(sender: Any, request: Any, user: User | None, **kwargs: Any) -> None:
+    """Django's ``user_logged_out``: close every page the person still has open, so no socket outlives the
+    session (a move sent on an open table page after logging out used to be applied)."""
+    if user is not None:
+        user_id = user.pk
+        transaction.on_commit(lambda: group_send(user_group(user_id), {"type": "user.logged_out"}))
 
 
 @transaction.atomic

@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import views
+from . import review_views, views
 
 app_name = "learning"
 urlpatterns = [
@@ -12,6 +12,12 @@ urlpatterns = [
     path("classes/<int:classroom_id>/lock/", views.lock_classroom, name="lock"),
     path("classes/<int:classroom_id>/students/<int:student_id>/rename/", views.rename_student, name="rename_student"),
     path("classes/<int:classroom_id>/students/<int:student_id>/remove/", views.remove_student, name="remove_student"),
+    path(
+        "classes/<int:classroom_id>/students/<int:student_id>/rejoin-code/",
+        views.new_rejoin_code,
+        name="new_rejoin_code",
+    ),
+    path("classes/<int:classroom_id>/my-rejoin-code/", views.my_rejoin_code, name="my_rejoin_code"),
     # reports and the review list
     path("reports/classes/<int:classroom_id>/", views.class_report, name="class_report"),
     path("reports/classes/<int:classroom_id>/build/", views.build_class_report, name="build_class_report"),
@@ -31,8 +37,9 @@ urlpatterns = [
     path("reports/students/<int:student_id>/build/", views.build_student_report, name="build_student_report"),
     path("reports/students/<int:student_id>/words.csv", views.student_report_csv, name="student_report_csv"),
     path("reports/jobs/<int:report_id>/", views.report_status, name="report_status"),
-    path("review/", views.review_list, name="review"),
-    path("review/quiz/", views.review_quiz, name="review_quiz"),
+    path("review/", review_views.review_list, name="review"),
+    path("review/quiz/", review_views.review_quiz, name="review_quiz"),
+    path("review/drill/", review_views.drill, name="drill"),
 ]
 
 # Account pages keep Django's conventional names ("login", "logout", "home") outside the namespace.

@@ -1,7 +1,6 @@
 """Pages for classes: thin; every decision is in services and selectors."""
 
 import csv
-from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth import login, logout
@@ -10,25 +9,21 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from games.engine import AppError
-from lexicons import morphology
 
-from . import charts, reports, selectors, services, srs
+from . import charts, reports, selectors, services, throttle
 from .decorators import AuthenticatedRequest, teacher_required
 from .forms import (
     ClassroomForm,
     JoinForm,
     LockForm,
-    ParseQuizForm,
-    RecallForm,
     RejoinForm,
     RenameForm,
     TeacherSignupForm,
 )
-from .models import Classroom, Report, ReviewItem, Student
+from .models import Classroom, Report, Student
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -99,7 +94,9 @@ def join(request: HttpRequest) -> HttpResponse:
     form = JoinForm(request.POST or None, initial={"code": request.GET.get("code", "")})
     if request.method == "POST" and form.is_valid():
         try:
-            student = services.join_classroom(form.cleaned_data["code"], form.cleaned_data["name"])
+            student = services.join_classroom(
+                form.cleaned_data["code"], form.cleaned_data["name"], client=throttle.client_of(request)
+            )
         except AppError as error:
             form.add_error(None, error.message)
         else:
@@ -115,7 +112,7 @@ def rejoin(request: HttpRequest) -> HttpResponse:
     form = RejoinForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            student = services.find_by_rejoin_code(form.cleaned_data["code"])
+            student = services.find_by_rejoin_code(form.cleaned_data["code"], client=throttle.client_of(request))
         except AppError as error:
             form.add_error(None, error.message)
         else:
@@ -124,6 +121,36 @@ def rejoin(request: HttpRequest) -> HttpResponse:
             messages.success(request, f"Welcome back, {student.display_name}!")
             return redirect("learning:classroom", classroom_id=student.classroom_id)
     return render(request, "learning/rejoin.html", {"form": form})
+
+
+@login_required
+def my_rejoin_code(request: AuthenticatedRequest, classroom_id: int) -> HttpResponse:
+    """A student's own rejoin code, shown only when asked for (not on every visit of the class page); a POST
+    replaces it with a new one."""
+    student = selectors.student_of(request.user)
+    if student is None or student.classroom_id != classroom_id:
+        raise PermissionDenied("Only students of this class have a rejoin code here.")
+    if request.method == "POST":
+        try:
+            student = services.new_rejoin_code(request.user, student.pk)
+        except AppError as error:
+            messages.error(request, error.message)
+        else:
+            messages.success(request, "Your old rejoin code no longer works: write down the new one.")
+        return redirect("learning:my_rejoin_code", classroom_id=classroom_id)
+    return render(request, "learning/rejoin_code.html", {"student": student, "classroom": student.classroom})
+
+
+@require_POST
+@teacher_required
+def new_rejoin_code(request: AuthenticatedRequest, classroom_id: int, student_id: int) -> HttpResponse:
+    try:
+        student = services.new_rejoin_code(request.user, student_id)
+    except AppError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, f"{student.display_name}'s new rejoin code is {student.rejoin_code}.")
+    return redirect("learning:classroom", classroom_id=classroom_id)
 
 
 @require_POST
@@ -296,91 +323,3 @@ def student_report_csv(request: AuthenticatedRequest, student_id: int) -> HttpRe
     if report is None:
         raise Http404("There is no report yet.")
     return _csv(f"student-{student.id}-words-{report.finished:%Y%m%d}.csv", reports.student_words_rows(report.figures))
-
-
-def _my_student(request: AuthenticatedRequest) -> Student:
-    student = selectors.student_of(request.user)
-    if student is None:
-        raise PermissionDenied("The review list is for students.")
-    return student
-
-
-@login_required
-def review_list(request: AuthenticatedRequest) -> HttpResponse:
-    student = _my_student(request)
-    today = timezone.localdate()
-    # Words met only in practice games against robots are marked as such.
-    met = student.encounters.values_list("key", "practice").distinct()
-    in_lessons = {key for key, practice in met if not practice}
-    practised = {key for key, practice in met if practice} - in_lessons
-    items: list[dict[str, Any]] = [
-        {
-            "item": item,
-            "parse": srs.describe(item),
-            "due_now": srs.is_due(item.due, today),
-            "practice": item.key in practised,
-        }
-        for item in student.review_items.order_by("due", "box", "form", "pk")
-    ]
-    context = {
-        "student": student,
-        "items": items,
-        "due_count": sum(i["due_now"] for i in items),
-        "intervals": srs.INTERVALS,
-    }
-    return render(request, "learning/reports/review_list.html", context)
-
-
-@login_required
-def review_quiz(request: AuthenticatedRequest) -> HttpResponse:
-    """One due word at a time: Greek words are parsed with selects, other words self-graded by meaning."""
-    student = _my_student(request)
-    if request.method == "POST":
-        item_id = request.POST.get("item", "")
-        item = selectors.review_item(student, int(item_id)) if item_id.isdigit() else None
-        if item is None:
-            messages.error(request, "That word is not on your review list.")
-            return redirect("learning:review_quiz")
-        if not srs.is_due(item.due, timezone.localdate()):
-            messages.error(request, f"“{item.form}” is not due for review until {item.due:%d %B}.")
-            return redirect("learning:review_quiz")
-        fields = srs.quiz_fields(item)
-        form = ParseQuizForm(fields, request.POST) if fields else RecallForm(request.POST)
-        if form.is_valid():
-            _grade(request, item, fields, form.cleaned_data)
-            return redirect("learning:review_quiz")
-    else:
-        item = srs.due_items(student).first()
-        if item is None:
-            return render(request, "learning/reports/review_quiz.html", {"student": student, "item": None})
-        fields = srs.quiz_fields(item)
-        form = ParseQuizForm(fields) if fields else RecallForm()
-    context = {
-        "student": student,
-        "item": item,
-        "form": form,
-        "parse_quiz": bool(fields),
-        "due_count": srs.due_items(student).count(),
-    }
-    return render(request, "learning/reports/review_quiz.html", context)
-
-
-def _grade(request: AuthenticatedRequest, item: ReviewItem, fields: tuple[str, ...], answer: dict) -> None:
-    meaning = f"{item.form}: {item.lemma + ', ' if item.lemma else ''}{item.gloss or 'no gloss in the lexicon'}"
-    if fields:
-        wrong = srs.answer_parse(item, answer)
-        if not wrong:
-            messages.success(request, f"Right! {srs.describe(item)}. ({meaning}) Next review in box {item.box}.")
-        else:
-            label = morphology.label
-            told = ", ".join(
-                f"{name}: {label(name, item.parse.get(name, ''))}, not {label(name, answer[name])}" for name in wrong
-            )
-            messages.error(request, f"Not quite — {told}. {srs.describe(item)}. ({meaning}) Back to box 1.")
-    else:
-        knew = answer["knew"] == "yes"
-        srs.answer_recall(item, knew)
-        if knew:
-            messages.success(request, f"Well done. ({meaning}) Next review in box {item.box}.")
-        else:
-            messages.info(request, f"({meaning}) It comes back tomorrow, in box 1.")

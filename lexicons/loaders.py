@@ -17,7 +17,9 @@ Formats (``FORMATS``):
 - ``hunspell``: a ``.dic`` and its ``.aff``, expanded by :mod:`lexicons.hunspell`; the lemma is the stem.
   Abbreviations, acronyms and symbols (:mod:`lexicons.abbreviations`) are left out.
 
-Every problem raises :class:`LexiconImportError` naming the file and line. Files are UTF-8 (a UTF-8 byte-order mark
+Every problem raises :class:`LexiconImportError` naming the file and line. What an upload may expand to is bounded
+while it is read (:class:`Limits`): the text after decompression, the length of a line, the forms of one Hunspell
+stem. Files are UTF-8 (a UTF-8 byte-order mark
 is fine; gzip-compressed files are read transparently); Hunspell files use the encoding their ``.aff`` declares.
 """
 
@@ -31,12 +33,13 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO, cast
+from typing import Any, BinaryIO, cast
 
 from lexicons import abbreviations, hunspell, morphology
 from lexicons.normalise import greek_key, movable_nu_variants
 
 DEFAULT_MAX_BYTES = 50 * 1024 * 1024
+MAX_JSON_DEPTH = 2  # a parse column's JSON is one object of text values
 FORMATS = {
     "words": "Word list (one word a line, optional tab + frequency)",
     "csv": "CSV/TSV (form, lemma, pos, parse, gloss, frequency)",
@@ -58,6 +61,33 @@ class LexiconImportError(Exception):
         super().__init__(f"{where}: {message}" if where else message)
 
 
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """What one upload may expand to, checked while it is read (the settings ``LEXICON_MAX_*`` fill it)."""
+
+    text_bytes: int = 100 * 1024 * 1024  # all files together, after decompression
+    line_bytes: int = 16 * 1024  # one line
+    forms_per_stem: int = hunspell.DEFAULT_MAX_FORMS  # one Hunspell stem's forms
+
+
+class Meter:
+    """The text read so far by one upload's readers, against its :class:`Limits`."""
+
+    def __init__(self, limits: Limits | None = None) -> None:
+        self.limits = limits or Limits()
+        self.text_bytes = 0
+
+    def read(self, size: int, name: str, line_no: int) -> None:
+        self.text_bytes += size
+        if self.text_bytes > self.limits.text_bytes:
+            raise LexiconImportError(
+                f"the upload expands to more than {self.limits.text_bytes / 1e6:.0f} MB of text once decompressed "
+                "(the limit)",
+                file=name,
+                line=line_no,
+            )
+
+
 @dataclass(slots=True)
 class Record:
     """One entry as read, before normalisation (the service computes the key)."""
@@ -69,6 +99,7 @@ class Record:
     gloss: str = ""
     frequency: float | None = None
     line: int = 0  # where it was read, for error messages (0 when it comes from many lines)
+    file: str = ""
 
 
 class Progress:
@@ -121,13 +152,23 @@ def describe_bad_bytes(data: bytes, encoding: str = "UTF-8") -> str:
     return f"the file is not {encoding}: it looks like Latin-1/Windows-1252; save it as {encoding}"
 
 
-def read_lines(path: Path, progress: Progress | None = None, encoding: str = "utf-8") -> Iterator[tuple[int, str]]:
-    """(line number, text without the line break) for each line, decoded strictly."""
+def read_lines(
+    path: Path, progress: Progress | None = None, encoding: str = "utf-8", meter: Meter | None = None
+) -> Iterator[tuple[int, str]]:
+    """(line number, text without the line break) for each line, decoded strictly. No line longer than the limit
+    (``meter.limits.line_bytes``) is ever held in memory, nor more text read than the upload's limit."""
     name = Path(path).name
+    meter = meter or Meter()
+    longest = meter.limits.line_bytes
     raw, stream = _open_binary(path)
     start = raw.tell()
     with raw, stream:
-        for line_no, data in enumerate(stream, 1):
+        for line_no, data in enumerate(iter(lambda: stream.readline(longest + 1), b""), 1):
+            meter.read(len(data), name, line_no)
+            if len(data) > longest and not (len(data) == longest + 1 and data.endswith(b"\n")):
+                raise LexiconImportError(
+                    f"the line is longer than the limit of {longest:,} bytes", file=name, line=line_no
+                )
             if line_no == 1:
                 if data.startswith((b"\xff\xfe", b"\xfe\xff")):
                     raise LexiconImportError(describe_bad_bytes(data, encoding.upper()), file=name, line=1)
@@ -159,10 +200,10 @@ def _frequency(text: str, name: str, line_no: int) -> float | None:
     return value
 
 
-def read_word_list(path: Path, progress: Progress | None = None) -> Iterator[Record]:
+def read_word_list(path: Path, progress: Progress | None = None, meter: Meter | None = None) -> Iterator[Record]:
     """``words`` format."""
     name = Path(path).name
-    for line_no, line in read_lines(path, progress):
+    for line_no, line in read_lines(path, progress, meter=meter):
         if not line.strip() or line.startswith("#"):
             continue
         parts = line.split("\t")
@@ -172,7 +213,7 @@ def read_word_list(path: Path, progress: Progress | None = None) -> Iterator[Rec
         if not word or any(ch.isspace() for ch in word):
             raise LexiconImportError(f"expected one word, found {parts[0]!r}", file=name, line=line_no)
         frequency = _frequency(parts[1], name, line_no) if len(parts) == 2 else None
-        yield Record(form=word, frequency=frequency, line=line_no)
+        yield Record(form=word, frequency=frequency, line=line_no, file=name)
 
 
 def parse_field(pos: str, text: str) -> dict[str, str]:
@@ -181,7 +222,10 @@ def parse_field(pos: str, text: str) -> dict[str, str]:
     if not text:
         return {}
     if text.startswith("{"):
-        value = json.loads(text)
+        try:
+            value = json.loads(text)
+        except RecursionError:
+            raise ValueError("the JSON is nested too deeply (expected one object of text values)") from None
         if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
             raise ValueError("a JSON parse must be an object of text values")
         return {str(k): v for k, v in value.items()}
@@ -203,17 +247,17 @@ def _is_greek_pos(pos: str) -> bool:
     return True
 
 
-def read_csv(path: Path, progress: Progress | None = None) -> Iterator[Record]:
+def read_csv(path: Path, progress: Progress | None = None, meter: Meter | None = None) -> Iterator[Record]:
     """``csv`` format (CSV or TSV)."""
     name = Path(path).name
-    lines = read_lines(path, progress)
+    lines = read_lines(path, progress, meter=meter)
     first = next(lines, None)
     if first is None:
         raise LexiconImportError("the file is empty", file=name)
     delimiter = "\t" if str(path).endswith((".tsv", ".tsv.gz")) or "\t" in first[1] else ","
     columns: tuple[str, ...] = CSV_COLUMNS
     rows = csv.reader((text for _, text in _chain_first(first, lines)), delimiter=delimiter)
-    for row in rows:
+    for row in _csv_rows(rows, name):
         line_no = rows.line_num  # every physical line is fed to the reader, so this is the file's line
         if not row or not any(cell.strip() for cell in row):
             continue
@@ -243,7 +287,28 @@ def read_csv(path: Path, progress: Progress | None = None) -> Iterator[Record]:
             gloss=cells.get("gloss", ""),
             frequency=_frequency(cells.get("frequency", ""), name, line_no),
             line=line_no,
+            file=name,
         )
+
+
+def _csv_rows(rows: Any, name: str) -> Iterator[list[str]]:
+    """The reader's rows, its errors (a field over the csv module's limit, a stray NUL) named with their line."""
+    while True:
+        try:
+            row = next(rows)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            line = rows.line_num
+            if "field larger than field limit" in str(exc):
+                raise LexiconImportError(
+                    f"a field is longer than the limit of {csv.field_size_limit():,} characters (is a quote left "
+                    "open?)",
+                    file=name,
+                    line=line,
+                ) from None
+            raise LexiconImportError(f"this line cannot be read as CSV ({exc})", file=name, line=line) from None
+        yield row
 
 
 def _header(row: list[str], name: str) -> tuple[str, ...]:
@@ -264,7 +329,9 @@ def _chain_first(first: tuple[int, str], rest: Iterator[tuple[int, str]]) -> Ite
 _BCV = re.compile(r"^\d{6}$")
 
 
-def read_morphgnt(paths: Iterable[Path], progress: Progress | None = None) -> Iterator[Record]:
+def read_morphgnt(
+    paths: Iterable[Path], progress: Progress | None = None, meter: Meter | None = None
+) -> Iterator[Record]:
     """``morphgnt`` format: every distinct analysis of every form once, its token count as frequency.
 
     Tokens are counted before anything is yielded, so memory grows with the number of distinct analyses
@@ -273,7 +340,7 @@ def read_morphgnt(paths: Iterable[Path], progress: Progress | None = None) -> It
     counts: Counter[tuple[str, str, str, str]] = Counter()
     for path in paths:
         name = Path(path).name
-        for line_no, line in read_lines(path, progress):
+        for line_no, line in read_lines(path, progress, meter=meter):
             if not line.strip():
                 continue
             columns = line.split()
@@ -310,25 +377,28 @@ def printed_form(word: str) -> str:
 
 
 def read_hunspell(
-    dic_path: Path, aff_path: Path, progress: Progress | None = None, language: str = ""
+    dic_path: Path, aff_path: Path, progress: Progress | None = None, language: str = "", meter: Meter | None = None
 ) -> Iterator[Record]:
     """``hunspell`` format: every form of every stem; each stem's forms once. Stems that are abbreviations,
     acronyms or symbols in ``language`` (:mod:`lexicons.abbreviations`) are left out with their suffixed forms."""
     dic_name, aff_name = Path(dic_path).name, Path(aff_path).name
+    meter = meter or Meter()
+    aff_bytes = Path(aff_path).read_bytes()
+    meter.read(len(aff_bytes), aff_name, 0)
     try:
-        affixes = hunspell.read_affixes(Path(aff_path).read_bytes())
+        affixes = hunspell.read_affixes(aff_bytes, max_forms=meter.limits.forms_per_stem)
     except hunspell.HunspellError as exc:
         raise LexiconImportError(exc.message, file=aff_name, line=exc.line) from None
     if progress is not None:
         progress.done += os.path.getsize(aff_path)
-    lines = read_lines(dic_path, progress, encoding=affixes.encoding)
+    lines = read_lines(dic_path, progress, encoding=affixes.encoding, meter=meter)
     try:
         for stem in hunspell.iter_stems(affixes, lines):
             abbreviation = abbreviations.is_abbreviation(stem.text, language)
             for form in sorted(affixes.forms(stem)):
                 if abbreviation and not abbreviations.is_prefixed(form, stem.text):
                     continue
-                yield Record(form=form, lemma=stem.text, line=stem.line)
+                yield Record(form=form, lemma=stem.text, line=stem.line, file=dic_name)
     except hunspell.HunspellError as exc:
         raise LexiconImportError(exc.message, file=dic_name, line=exc.line) from None
     except LookupError:
@@ -348,15 +418,17 @@ def split_hunspell_pair(paths: Iterable[Path]) -> tuple[Path, Path]:
 
 
 def read_records(
-    fmt: str, paths: Iterable[Path], progress: Progress | None = None, language: str = ""
+    fmt: str, paths: Iterable[Path], progress: Progress | None = None, language: str = "", limits: Limits | None = None
 ) -> Iterator[Record]:
-    """Records from files of format ``fmt`` (a key of :data:`FORMATS`) for a lexicon of ``language`` (ISO 639-3)."""
+    """Records from files of format ``fmt`` (a key of :data:`FORMATS`) for a lexicon of ``language`` (ISO 639-3),
+    within ``limits`` (all the files together)."""
     paths = [Path(p) for p in paths]
+    meter = Meter(limits)
     readers: dict[str, Callable[[], Iterator[Record]]] = {
-        "words": lambda: (r for p in paths for r in read_word_list(p, progress)),
-        "csv": lambda: (r for p in paths for r in read_csv(p, progress)),
-        "morphgnt": lambda: read_morphgnt(paths, progress),
-        "hunspell": lambda: read_hunspell(*split_hunspell_pair(paths), progress, language),
+        "words": lambda: (r for p in paths for r in read_word_list(p, progress, meter)),
+        "csv": lambda: (r for p in paths for r in read_csv(p, progress, meter)),
+        "morphgnt": lambda: read_morphgnt(paths, progress, meter),
+        "hunspell": lambda: read_hunspell(*split_hunspell_pair(paths), progress, language, meter),
     }
     if fmt not in readers:
         raise LexiconImportError(f"unknown format {fmt!r} (known: {', '.join(FORMATS)})")

@@ -13,15 +13,23 @@ import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
-from django.db import connection, transaction
-from django.db.models import F
+from django.db import connection, models, transaction
+from django.db.models import F, ProtectedError
 from django.utils import timezone
 
-from lexicons.loaders import DEFAULT_MAX_BYTES, LexiconImportError, Progress, Record, check_files, read_records
+from lexicons.loaders import (
+    DEFAULT_MAX_BYTES,
+    LexiconImportError,
+    Limits,
+    Progress,
+    Record,
+    check_files,
+    read_records,
+)
 from lexicons.models import Entry, ImportJob, Lexicon
 from lexicons.normalise import key_function
 
@@ -30,11 +38,36 @@ logger = logging.getLogger(__name__)
 BATCH_SIZE = 5000
 COPY_BATCH_SIZE = 50000  # PostgreSQL: fewer, larger COPYs (bench/lexicons)
 MAX_FORM_LENGTH: int = Entry._meta.get_field("form").max_length or 0
+# Columns with a length, in the words of an error message.
+_LENGTHS: dict[str, tuple[int, str]] = {
+    name: (cast("models.Field", Entry._meta.get_field(name)).max_length or 0, label)
+    for name, label in (("form", "word"), ("key", "word's key"), ("lemma", "lemma"), ("pos", "part of speech"))
+}
 DATA_DIR = Path(__file__).resolve().parent / "data"
 _COLUMNS = ("lexicon_id", "version", "form", "key", "lemma", "pos", "parse", "gloss", "frequency")
 
 ProgressCallback = Callable[[float, int], None]
 """Called after each batch with (fraction of the input read, entries written so far)."""
+
+
+@dataclass(frozen=True)
+class EntryLimits:
+    """How many entries one import may write, and one teacher own across their lexicons (None: no limit)."""
+
+    per_upload: int | None = None
+    per_teacher: int | None = None
+
+
+def upload_limits() -> tuple[Limits, EntryLimits]:
+    """The limits of a teacher's upload, from the settings (see the README's "Limits")."""
+    return (
+        Limits(
+            text_bytes=settings.LEXICON_MAX_TEXT_BYTES,
+            line_bytes=settings.LEXICON_MAX_LINE_BYTES,
+            forms_per_stem=settings.LEXICON_MAX_FORMS_PER_STEM,
+        ),
+        EntryLimits(per_upload=settings.LEXICON_MAX_ENTRIES, per_teacher=settings.LEXICON_MAX_ENTRIES_PER_TEACHER),
+    )
 
 
 class LexiconNotReady(ValueError):
@@ -51,8 +84,13 @@ def import_lexicon(
     *,
     on_progress: ProgressCallback | None = None,
     max_bytes: int = DEFAULT_MAX_BYTES,
+    limits: Limits | None = None,
+    entry_limits: EntryLimits | None = None,
 ) -> int:
     """Import ``paths`` (format ``fmt``) as the new version of ``lexicon``; returns the number of entries.
+
+    ``limits`` bound what the files expand to and ``entry_limits`` the entries written, both checked as the rows
+    stream in (so a refused upload stops early, never after writing everything).
 
     On any error the staged rows are deleted, the lexicon keeps serving its previous version, the error is recorded
     on the lexicon (``status`` becomes failed only if there is no previous version) and the error is raised again.
@@ -65,9 +103,9 @@ def import_lexicon(
         _record_failure(lexicon, exc)
         raise
     try:
-        count = _write_entries(
-            lexicon, staged, read_records(fmt, files, progress, lexicon.language), progress, on_progress
-        )
+        records = read_records(fmt, files, progress, lexicon.language, limits)
+        ceiling = _entry_ceiling(lexicon, entry_limits or EntryLimits())
+        count = _write_entries(lexicon, staged, records, progress, on_progress, ceiling)
         count -= _drop_repeats(lexicon.pk, staged)
         if count == 0:
             raise LexiconImportError("no words found: every line was blank, a comment, or not a game word")
@@ -77,6 +115,28 @@ def import_lexicon(
         raise
     _swap_version(lexicon, staged, count, fmt)
     return count
+
+
+def _entry_ceiling(lexicon: Lexicon, limits: EntryLimits) -> tuple[int, str] | None:
+    """(most rows this import may write, why) from the limits per upload and per teacher."""
+    ceilings: list[tuple[int, str]] = []
+    if limits.per_upload is not None:
+        ceilings.append((limits.per_upload, f"more than {limits.per_upload:,} entries, the limit of one lexicon"))
+    if limits.per_teacher is not None and lexicon.owner_id is not None:
+        others = (
+            Lexicon.objects.filter(owner_id=lexicon.owner_id)
+            .exclude(pk=lexicon.pk)
+            .aggregate(total=models.Sum("entry_count"))["total"]
+            or 0
+        )
+        ceilings.append(
+            (
+                max(limits.per_teacher - others, 0),
+                f"more entries than your other lexicons leave room for ({others:,} of your limit of "
+                f"{limits.per_teacher:,} entries are used; delete a lexicon you no longer need)",
+            )
+        )
+    return min(ceilings) if ceilings else None
 
 
 def _claim_version(lexicon: Lexicon) -> int:
@@ -122,11 +182,14 @@ def _rows(lexicon: Lexicon, version: int, records: Iterator[Record]) -> Iterator
         key = key_of(form)
         if not key.isalpha():
             continue
-        if len(form) > MAX_FORM_LENGTH:
-            raise LexiconImportError(
-                f"the word is {len(form)} characters long, over the limit of {MAX_FORM_LENGTH}",
-                line=record.line or None,
-            )
+        for name, value in (("form", form), ("key", key), ("lemma", record.lemma), ("pos", record.pos)):
+            longest, label = _LENGTHS[name]
+            if len(value) > longest:
+                raise LexiconImportError(
+                    f"the {label} {value[:30]!r}… is {len(value)} characters long, over the limit of {longest}",
+                    file=record.file or None,
+                    line=record.line or None,
+                )
         parse = json.dumps(record.parse, ensure_ascii=False)
         yield (lexicon.pk, version, form, key, record.lemma, record.pos, parse, record.gloss, record.frequency)
 
@@ -137,11 +200,15 @@ def _write_entries(
     records: Iterator[Record],
     progress: Progress,
     on_progress: ProgressCallback | None,
+    ceiling: tuple[int, str] | None = None,
 ) -> int:
     count = 0
     batch: list[tuple] = []
     size = COPY_BATCH_SIZE if connection.vendor == "postgresql" else BATCH_SIZE
-    for row in _rows(lexicon, version, records):
+    most, why = ceiling or (None, "")
+    for written, row in enumerate(_rows(lexicon, version, records), 1):
+        if most is not None and written > most:
+            raise LexiconImportError(f"the upload expands to {why}")
         batch.append(row)
         if len(batch) >= size:
             count += _insert(batch)
@@ -222,8 +289,17 @@ def run_import_job(job_id: int) -> None:
     def on_progress(fraction: float, entries: int) -> None:
         ImportJob.objects.filter(pk=job.pk).update(percent=min(int(fraction * 100), 99), entries_done=entries)
 
+    limits, entry_limits = upload_limits()
     try:
-        count = import_lexicon(job.lexicon, job.format, job.files, on_progress=on_progress)
+        count = import_lexicon(
+            job.lexicon,
+            job.format,
+            job.files,
+            on_progress=on_progress,
+            max_bytes=settings.LEXICON_UPLOAD_MAX_BYTES,
+            limits=limits,
+            entry_limits=entry_limits,
+        )
     except LexiconImportError as exc:
         _finish(job, ImportJob.Status.FAILED, error=str(exc))
     except SoftTimeLimitExceeded:
@@ -246,10 +322,22 @@ def _finish(job: ImportJob, status: str, *, error: str = "", entries: int | None
     ImportJob.objects.filter(pk=job.pk).update(**update)
 
 
+class LexiconInUse(ValueError):
+    """A lexicon that past or running lessons used cannot be deleted: their tables refer to it."""
+
+
 def delete_lexicon(lexicon: Lexicon) -> None:
-    """Delete a lexicon and its entries (callers check ownership)."""
+    """Delete a lexicon and its entries (callers check ownership). Raises :class:`LexiconInUse` when a lesson used
+    it: its games' records (and their replays) keep the lexicon they were played with."""
+    try:
+        with transaction.atomic():
+            lexicon.delete()
+    except ProtectedError:
+        raise LexiconInUse(
+            f"{lexicon.name} cannot be deleted: lessons have been played with it, and their records keep it. "
+            "Upload a new version to change its words instead."
+        ) from None
     _forget(lexicon.pk)
-    lexicon.delete()
 
 
 # --- bundled lexicons ------------------------------------------------------------------------------------------------
@@ -306,6 +394,10 @@ BUNDLED: tuple[Bundled, ...] = (
 )
 
 
+# The bundled files are ours: only the memory bounds apply (a line, not a file, at a time).
+_BUNDLED_LIMITS = Limits(text_bytes=1 << 34)
+
+
 def load_bundled_lexicons(
     slugs: Iterable[str] | None = None,
     *,
@@ -339,7 +431,9 @@ def load_bundled_lexicons(
         )
         lexicon.refresh_from_db()
         callback = on_progress(bundle) if on_progress else None
-        count = import_lexicon(lexicon, "csv", [bundle.path], on_progress=callback, max_bytes=1 << 30)
+        count = import_lexicon(
+            lexicon, "csv", [bundle.path], on_progress=callback, max_bytes=1 << 30, limits=_BUNDLED_LIMITS
+        )
         Lexicon.objects.filter(pk=lexicon.pk).update(bundle_digest=digest)
         lexicon.refresh_from_db()
         if report:

@@ -97,7 +97,11 @@ def delete(request: HttpRequest, pk: int) -> HttpResponse:
     lexicon = selectors.lexicon_or_404(pk)
     if not _owns(request.user, lexicon):
         raise PermissionDenied("Only the teacher who uploaded this lexicon can delete it.")
-    services.delete_lexicon(lexicon)
+    try:
+        services.delete_lexicon(lexicon)
+    except services.LexiconInUse as exc:
+        messages.error(request, str(exc))
+        return redirect("lexicons:browse", pk=lexicon.pk)
     messages.success(request, f"Deleted {lexicon.name}.")
     return redirect("lexicons:list")
 

@@ -1,4 +1,5 @@
-"""Bench: build the class report for 30 students with 100,000 encounters on PostgreSQL (target ≤ 3 s).
+"""Bench: build the class report for 30 students with 100,000 encounters on PostgreSQL (target ≤ 3 s), with the
+memory model's figures (words known and fading, from 150 review items per student, four in five reviewed).
 
 Creates a scratch database (``bench_reports``), migrates it, fills it, times ``learning.reports.build_report`` (the
 Celery job's body, run here in-process as the worker would) and drops the database. Usage:
@@ -97,9 +98,18 @@ def fill(students: int, encounters: int, lessons: int = 10) -> int:
             rows = []
     Encounter.objects.bulk_create(rows)
     today = timezone.localdate()
+    now = timezone.now()
+
+    def card(rng: random.Random) -> dict:
+        """A reviewed card: its memory model's stability, difficulty and last review, due when the model says."""
+        stability = rng.uniform(0.5, 40)
+        last = now - timedelta(days=rng.uniform(0, 30))
+        return {"state": 2, "stability": stability, "difficulty": rng.uniform(2, 9), "last_reviewed": last,
+                "reviews": rng.randint(1, 8), "due": (last + timedelta(days=stability)).date()}  # fmt: skip
+
     ReviewItem.objects.bulk_create(
         ReviewItem(student=p, language="grc", key=w[0], form=w[1], lemma=w[2], pos=w[3], parse=w[4],
-                   box=rng.randint(1, 5), due=today + timedelta(days=rng.randint(-3, 16)))
+                   **(card(rng) if rng.random() < 0.8 else {"due": today}))
         for p in pupils for w in rng.sample(words, 150)
     )  # fmt: skip
     return classroom.pk

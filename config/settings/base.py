@@ -40,6 +40,7 @@ INSTALLED_APPS = [
     "learning",
     "lexicons",
     "games",
+    "axes",
 ]
 
 MIDDLEWARE = [
@@ -51,6 +52,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "config.middleware.ContentSecurityPolicyMiddleware",
+    "axes.middleware.AxesMiddleware",
 ]
 
 # Everything from this site only ('self' covers its own ws:/wss: sockets); no inline script or style anywhere.
@@ -133,6 +135,14 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 LEXICON_UPLOAD_MAX_BYTES = 50 * 1024 * 1024
 REQUEST_MAX_BYTES = 256 * 1024
 REQUEST_BODY_LIMITS = [(r"^/lexicons/(upload|\d+/replace)/$", LEXICON_UPLOAD_MAX_BYTES + 1024 * 1024)]
+# What a lexicon upload may expand to, checked while it is imported (README, "Limits"): its text once decompressed
+# (all files together), one line, the forms of one Hunspell stem, the entries it writes, and the entries one teacher
+# owns across all their lexicons.
+LEXICON_MAX_TEXT_BYTES = 100 * 1024 * 1024
+LEXICON_MAX_LINE_BYTES = 16 * 1024
+LEXICON_MAX_FORMS_PER_STEM = 10_000
+LEXICON_MAX_ENTRIES = 1_000_000
+LEXICON_MAX_ENTRIES_PER_TEACHER = 2_000_000
 
 REDIS_URL = env.str("REDIS_URL", "")
 
@@ -155,6 +165,26 @@ if REDIS_URL:
     }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+# The cache holds throttle counts (learning/throttle.py): in Redis, shared by every process, when configured.
+if REDIS_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# Guessable codes (join, rejoin): at most this many failures per client and per code in the window (seconds).
+CODE_GUESS_LIMIT = (20, 10 * 60)
+# Behind a reverse proxy that sets X-Forwarded-For (and strips what clients send), throttle by its last address.
+TRUST_X_FORWARDED_FOR = env.bool("DJANGO_TRUST_X_FORWARDED_FOR", False)
+
+# Teacher log-in: django-axes locks a username from an address after AXES_FAILURE_LIMIT failures, for an hour.
+AXES_FAILURE_LIMIT = 5
+AXES_COOLOFF_TIME = 1  # hours
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_IPWARE_META_PRECEDENCE_ORDER = ["REMOTE_ADDR"]
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
 
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = REDIS_URL or "cache+memory://"

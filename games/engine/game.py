@@ -18,6 +18,8 @@ supplies its phases (through :meth:`Game.status`), its handlers, its body (:meth
 """
 
 import json
+import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -81,9 +83,24 @@ class Context:
     now: float = 0.0
 
 
+SEAT_PLACEHOLDER = re.compile(r"\{seat:(\d+)\}")
+
+
+def seat_ref(seat: int) -> str:
+    """How a summary or a last move's text names a seat: a placeholder each reader fills with that player's name
+    (the page with the names it shows, the dashboard with the students' names). Rules never know names."""
+    return f"{{seat:{seat}}}"
+
+
+def fill_names(text: str, name: Callable[[int], str]) -> str:
+    """``text`` with every :func:`seat_ref` placeholder replaced by ``name(seat)``."""
+    return SEAT_PLACEHOLDER.sub(lambda m: name(int(m.group(1))), text)
+
+
 @dataclass(frozen=True)
 class Status:
-    """Where the game stands, for dashboards and the turn indicator."""
+    """Where the game stands, for dashboards and the turn indicator. ``summary`` names seats only with
+    :func:`seat_ref` placeholders ("{seat:2} to play"), never as numbers: readers fill in the names."""
 
     phase: str
     to_act: tuple[int, ...]  # seats whose action the game is waiting for

@@ -56,7 +56,20 @@ def set_status(table: Table, status: str) -> Table:
 @transaction.atomic
 def remove_player(teacher: User, table_id: int, seat: int) -> Move:
     """Take the student in ``seat`` out of the game (the rules decide what happens to their cards and turn)."""
-    table = _teachers_table(teacher, table_id)
+    return _remove_seat(_teachers_table(teacher, table_id), seat, teacher)
+
+
+@transaction.atomic
+def release_seats_of(student_id: int, teacher: User) -> list[Move]:
+    """A student left the class (the teacher removed them): every game they still sit in goes on without them,
+    as when the teacher takes them out of one game, so no table waits for a player who cannot come back."""
+    moves = []
+    for table_id, seat in selectors.open_seats_of(student_id):
+        moves.append(_remove_seat(locked_table(table_id), seat, teacher))
+    return moves
+
+
+def _remove_seat(table: Table, seat: int, teacher: User) -> Move:
     if table.status == Table.Status.FINISHED:
         raise AppError(FINISHED, "This game is over.")
     seat_row = table.seats.filter(number=seat, removed=False).first()

@@ -16,6 +16,10 @@ Choices:
   :mod:`lexicons.hunspell`; zipf frequency of the accented form.
 - English: the public-domain ENABLE word list (``enable1.txt`` in ``LEXICON_SOURCES``) as is (a word-game list:
   lower case, no abbreviations); zipf frequency.
+- Meanings (:mod:`lexicons.data.meanings`): Spanish from the Apertium English–Spanish pair, then FreeDict's
+  Spanish–English dictionary; English from WordNet 3.0 and a hand-checked list of function words. They need
+  ``apt-get install -y apertium-eng-spa lttoolbox dict-freedict-spa-eng wordnet-base``.
+  ``python -m lexicons.data.build meanings [spa] [eng]`` adds them to the bundled files as they are.
 """
 
 import csv
@@ -24,6 +28,7 @@ import io
 import os
 import sys
 from collections.abc import Iterable, Iterator
+from functools import partial
 from pathlib import Path
 
 from lexicons import morphology
@@ -97,10 +102,26 @@ def gloss_text(value: object) -> str:
 def spanish() -> Iterator[Record]:
     from wordfreq import zipf_frequency
 
+    records = []
     for record in read_hunspell(HUNSPELL_ES.with_suffix(".dic"), HUNSPELL_ES.with_suffix(".aff"), language="spa"):
         if record.lemma[:1].isupper():
             continue
         record.frequency = zipf_frequency(record.form, "es")
+        records.append(record)
+    yield from spanish_meanings(records)
+
+
+def spanish_meanings(records: list[Record]) -> Iterator[Record]:
+    """Each form's English meaning and part of speech (:mod:`lexicons.data.meanings`): Apertium's analysis and
+    bilingual dictionary, else FreeDict's entry for the form or its lemma. A record keeps a gloss it has."""
+    from lexicons.data import meanings
+
+    apertium = meanings.apertium_spanish(sorted({r.form for r in records}))
+    freedict = meanings.freedict_spanish()
+    for record in records:
+        _lemma, pos, gloss = apertium.get(record.form, ("", "", ""))
+        record.gloss = record.gloss or gloss or freedict.get(record.form, "") or freedict.get(record.lemma, "")
+        record.pos = record.pos or pos
         yield record
 
 
@@ -108,10 +129,38 @@ def english() -> Iterator[Record]:
     from wordfreq import zipf_frequency
 
     with open(sources() / "enable1.txt", encoding="utf-8") as f:
-        for line in f:
-            word = line.strip()
-            if word:
-                yield Record(form=word, frequency=zipf_frequency(word, "en"))
+        words = [word for word in (line.strip() for line in f) if word]
+    yield from english_meanings(Record(form=word, frequency=zipf_frequency(word, "en")) for word in words)
+
+
+def english_meanings(records: Iterable[Record]) -> Iterator[Record]:
+    """Each word's WordNet definition, lemma (its base form) and part of speech, or a function word's from the
+    hand-checked list (:mod:`lexicons.data.meanings`). A record keeps what it has."""
+    from lexicons.data import meanings
+
+    wordnet = meanings.WordNet()
+    for record in records:
+        lemma, pos, gloss = wordnet.meaning(record.form)
+        record.gloss = record.gloss or gloss
+        record.lemma = record.lemma or lemma
+        record.pos = record.pos or pos
+        yield record
+
+
+def read_bundled(filename: str) -> Iterator[Record]:
+    """The records of a bundled file as written (to add meanings without the other sources)."""
+    with gzip.open(HERE / filename, "rt", encoding="utf-8", newline="") as f:
+        rows = csv.reader(f, delimiter="\t")
+        next(rows)
+        for form, lemma, pos, parse, gloss, frequency in rows:
+            if parse:
+                raise ValueError(f"{filename}: parse codes are not read back here")
+            yield Record(
+                form=form, lemma=lemma, pos=pos, gloss=gloss, frequency=float(frequency) if frequency else None
+            )
+
+
+MEANINGS = {"spa": lambda records: spanish_meanings(list(records)), "eng": english_meanings}
 
 
 TARGETS = {
@@ -122,8 +171,13 @@ TARGETS = {
 
 
 def main(languages: list[str]) -> None:
-    for language in languages or list(TARGETS):
+    """``meanings spa eng`` adds meanings to the bundled files as they are (no other source needed)."""
+    only_meanings = languages[:1] == ["meanings"]
+    languages = languages[1:] if only_meanings else languages
+    for language in languages or list(MEANINGS if only_meanings else TARGETS):
         filename, records = TARGETS[language]
+        if only_meanings:
+            records = partial(MEANINGS[language], list(read_bundled(filename)))
         count = write_tsv(HERE / filename, records())
         print(f"{filename}: {count:,} entries, {(HERE / filename).stat().st_size / 1e6:.1f} MB")
 

@@ -1,6 +1,7 @@
-// The teacher's lesson dashboard: one row per table, replaced whenever the server pushes that table's row.
 import { connectLive } from "../js/live.js";
 import { el } from "./dom.js";
+import { joinNames } from "./kit.js";
+// The teacher's lesson dashboard: one row per table, replaced whenever the server pushes that table's row.
 
 const card = document.getElementById("dashboard");
 const body = document.getElementById("dashboard-rows");
@@ -33,6 +34,19 @@ function robotButton(base, player) {
   return form;
 }
 
+// Who the table waits for, or who won, by name: "Ana to play", "Game over: Ana and Ben win".
+function stateLine(row) {
+  if (row.finished) {
+    if (!row.winners.length) return "Game over";
+    return `Game over: ${joinNames(row.winners)} ${row.winners.length === 1 ? "wins" : "win"}`;
+  }
+  if (row.status === "finished") return "Ended";
+  if (row.status === "paused") return "Paused";
+  if (row.to_act.length) return `${joinNames(row.to_act)} to play`;
+  if (row.awaiting_teacher) return "Waiting for you";
+  return "";
+}
+
 function renderRow(row) {
   const base = row.url;
   const players = el("ul", { className: "list dashboard-players" }, row.players.map((p) => el("li", {},
@@ -44,8 +58,9 @@ function renderRow(row) {
         : ""),
   )));
   const now = el("div", {},
-    el("div", {}, row.summary || row.phase),
-    row.to_act.length ? el("div", { className: "muted" }, "Waiting for ", el("strong", {}, row.to_act.join(", "))) : "",
+    el("div", { "data-testid": "row-state" }, el("strong", {}, stateLine(row))),
+    el("div", { className: "muted" }, row.summary || row.phase),
+    row.last_move ? el("div", { className: "muted", "data-testid": "row-last-move" }, `Last move: ${row.last_move}`) : "",
     row.awaiting_teacher ? el("div", { className: "badge badge-warn" }, "needs you") : "");
   const actions = el("div", { className: "row-actions" }, el("a", { className: "btn btn-small", href: base }, "Open"));
   if (row.status === "playing") actions.append(postButton("Pause", `${base}pause/`));

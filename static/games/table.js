@@ -1,45 +1,20 @@
-// A live table page (protocol: docs/protocol.md). Keeps the last seq, asks for a snapshot on a gap, shows errors and
-// whose turn it is, and draws the game by handing each new view to the renderer module the game declares.
-//
-// This page reads only the view's envelope (seat, phase, to_act, actions, scores, finished, winners, last_move);
-// the game's own part is view.body, which only its renderer reads.
-// A renderer exports render(container, ctx) and may export describe(event, ctx) -> string for the event log and
-// prompt(view, ctx) -> string for the turn banner.
-// ctx: { view, table, seq, seat, isTeacher, events, send(action), preview(action) -> Promise, name(seat) }.
 import { connectLive } from "../js/live.js";
-import { el } from "./dom.js";
+import { createTablePage } from "./kit.js";
+// A live table page (protocol: docs/protocol.md). Keeps the last seq, asks for a snapshot on a gap, and hands each
+// new state to the renderer kit (kit.js), which draws the page around the game's own renderer (the module the game
+// declares) and disables every control while an action is in flight or nothing can be played.
 
 const root = document.getElementById("table-root");
-const container = document.getElementById("game");
-const banner = document.getElementById("turn-banner");
-const errorBox = document.getElementById("table-error");
-const log = document.getElementById("event-log");
 const seat = root.dataset.seat === "" ? null : Number(root.dataset.seat);
 const isTeacher = root.dataset.teacher === "1";
 const ACK_TIMEOUT_MS = 5000;
-const LOG_LENGTH = 60;
+// Every few seconds the page tells the server which move it has; the server answers only when it is behind.
+const HEARTBEAT_MS = 4000;
 
-let renderer = null;
 let lastSeq = -1;
-let current = null; // { seq, view, table, events }
 let pending = null; // { clientId, timer }
 let live = null;
 const previews = new Map(); // client_id -> { resolve, reject }
-
-// The game declares its renderer (the generic one where it has none of its own): never guessed from a file name.
-function loadRenderer() {
-  return import(root.dataset.renderer);
-}
-
-function name(s) {
-  const player = current?.table.players.find((p) => p.seat === s);
-  if (s === seat) return "you";
-  return player ? player.name : `seat ${s}`;
-}
-
-function context() {
-  return { ...current, seat, isTeacher, send, preview, name };
-}
 
 function newClientId() {
   return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
@@ -58,98 +33,59 @@ function preview(action) {
   });
 }
 
+// Send one action (the kit lets one through at a time). False: not connected.
 function send(action) {
-  clearError();
   const clientId = newClientId();
-  if (!live.send({ type: "action", action, client_id: clientId })) {
-    showError("Not connected: wait until the page says “live”, then try again.");
-    return;
-  }
+  if (!live.send({ type: "action", action, client_id: clientId })) return false;
   if (pending) clearTimeout(pending.timer);
   // The database is the truth and broadcasts can be lost: no answer in time means ask for the state.
-  pending = { clientId, timer: setTimeout(() => { pending = null; live.send({ type: "hello", last_seq: lastSeq }); }, ACK_TIMEOUT_MS) };
-  root.dataset.pending = "1";
+  pending = {
+    clientId,
+    timer: setTimeout(() => {
+      pending = null;
+      page.settle();
+      live.send({ type: "hello", last_seq: lastSeq, log: true });
+    }, ACK_TIMEOUT_MS),
+  };
+  return true;
 }
 
-function settle() {
+function settled() {
   if (pending) clearTimeout(pending.timer);
   pending = null;
-  delete root.dataset.pending;
 }
 
-function showError(text) {
-  errorBox.textContent = text;
-  errorBox.hidden = false;
-}
-
-function clearError() {
-  errorBox.hidden = true;
-  errorBox.textContent = "";
-}
-
-function isMine() {
-  const { view } = current;
-  return seat !== null && view.to_act.includes(seat) && view.actions.length > 0;
-}
-
-function names(seats) {
-  const list = seats.map(name);
-  return list.length > 1 ? `${list.slice(0, -1).join(", ")} and ${list.at(-1)}` : list.join("");
-}
-
-function turnText() {
-  const { view, table } = current;
-  if (table.status === "paused") return "The teacher has paused this game.";
-  if (view.finished) return view.winners.length ? `The game is over: ${names(view.winners)} won.` : "The game is over.";
-  if (table.status === "finished") return "The teacher has ended this game.";
-  const prompt = renderer.prompt ? renderer.prompt(view, context()) : "";
-  if (isMine()) return `Your turn${prompt ? `: ${prompt}` : "."}`;
-  if (view.to_act.length) return `Waiting for ${names(view.to_act)}.${prompt ? ` ${prompt}` : ""}`;
-  if (view.awaiting_teacher) return "Waiting for the teacher.";
-  return prompt || view.summary;
-}
-
-function describe(event) {
-  if (renderer.describe) {
-    const text = renderer.describe(event, context());
-    if (text) return text;
-  }
-  const { type, ...fields } = event;
-  const who = typeof fields.seat === "number" ? `${name(fields.seat)}: ` : "";
-  return `${who}${type.replaceAll("_", " ")}`;
-}
-
-function draw() {
-  banner.textContent = turnText();
-  banner.dataset.mine = String(isMine() && current.table.status === "playing");
-  root.dataset.seq = String(current.seq);
-  root.dataset.status = current.table.status;
-  renderer.render(container, context());
-}
-
-function addToLog(events) {
-  for (const event of events) log.prepend(el("li", {}, describe(event)));
-  while (log.children.length > LOG_LENGTH) log.lastElementChild.remove();
-}
+// The game declares its renderer (the generic one where it has none of its own): never guessed from a file name.
+const renderer = await import(root.dataset.renderer);
+const page = createTablePage({
+  renderer,
+  seat,
+  isTeacher,
+  transport: { send, preview },
+  elements: {
+    root,
+    game: document.getElementById("game"),
+    banner: document.getElementById("turn-banner"),
+    error: document.getElementById("table-error"),
+    log: document.getElementById("event-log"),
+    announcement: document.getElementById("announcement"),
+  },
+});
 
 function onMessage(message) {
   if (message.type === "state") {
     lastSeq = message.seq;
-    current = { seq: message.seq, view: message.view, table: message.table, events: [] };
-    settle();
-    draw();
+    page.show({ seq: message.seq, view: message.view, table: message.table }, { log: message.log || null });
+    if (!page.busy) settled(); // a snapshot of the same move (a pause) does not answer the action in flight
   } else if (message.type === "event") {
     if (message.seq <= lastSeq) return; // already shown (a snapshot overtook it)
     if (lastSeq >= 0 && message.seq !== lastSeq + 1) {
-      live.send({ type: "hello", last_seq: lastSeq }); // a gap: the server answers with a snapshot
+      live.send({ type: "hello", last_seq: lastSeq, log: true }); // a gap: the server answers with a snapshot
       return;
     }
     lastSeq = message.seq;
-    current = { seq: message.seq, view: message.view, table: message.table, events: message.events };
-    settle();
-    clearError();
-    addToLog(message.events);
-    draw();
+    page.show({ seq: message.seq, view: message.view, table: message.table, events: message.events });
+    settled();
   } else if (message.type === "preview") {
     const waiting = previews.get(message.client_id);
     if (!waiting) return;
@@ -157,21 +93,17 @@ function onMessage(message) {
     if (message.ok) waiting.resolve(message.result);
     else waiting.reject({ code: message.code, message: message.message });
   } else if (message.type === "error") {
-    settle();
-    showError(message.message);
-    errorBox.dataset.code = message.code;
+    settled();
+    page.refused(message.code, message.message);
   } else if (message.type === "removed") {
+    settled();
     live.stop("removed from the game");
-    showError(message.message);
-    container.replaceChildren();
+    page.removed(message.message);
   }
 }
 
-renderer = await loadRenderer();
-// Every few seconds the page tells the server which move it has; the server answers only when it is behind.
-const HEARTBEAT_MS = 4000;
 live = connectLive(root.dataset.ws, {
-  onOpen: (api) => { if (lastSeq >= 0) api.send({ type: "hello", last_seq: lastSeq }); },
+  onOpen: (api) => { if (lastSeq >= 0) api.send({ type: "hello", last_seq: lastSeq, log: true }); },
   onMessage,
   heartbeat: { every: HEARTBEAT_MS, message: () => ({ type: "hello", last_seq: lastSeq }) },
 });

@@ -1,6 +1,6 @@
+import { connectLive } from "./live.js";
 // Keeps the class page's roster live. The teacher's page has a <template> for a manageable row;
 // the student's page shows classmates as chips.
-import { connectLive } from "./live.js";
 
 const card = document.getElementById("roster-card");
 const roster = document.getElementById("roster");

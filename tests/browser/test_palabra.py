@@ -87,7 +87,7 @@ def click_cards(page, ids: list[int]) -> None:
 def expect_scores(pages, scores: list[int]) -> None:
     for page in pages:
         for seat, score in enumerate(scores):
-            expect(page.get_by_test_id(f"score-{seat}")).to_have_text(str(score))
+            expect(page.get_by_test_id(f"total-{seat}")).to_have_text(str(score))
 
 
 def test_three_players_shave_joker_and_vote_with_the_teachers_check(live_server_url, new_page):
@@ -144,6 +144,8 @@ def test_three_players_shave_joker_and_vote_with_the_teachers_check(live_server_
     expect(first.get_by_test_id("do-challenge")).to_be_visible()
     teacher.get_by_test_id("do-check").click()
     expect_scores(everyone, [151, 31, 0])
+    for page in everyone:  # the verdict is announced to the whole table, not only written in the log
+        expect(page.get_by_test_id("announcement")).to_contain_text("The teacher checked CAT")
     expect(third.get_by_test_id("pending")).to_have_count(0)
 
     # The third player jokers the first's word: its remaining 151 go.

@@ -5,6 +5,7 @@ teacher typed, and is for the table's players and the class's teacher only.
 
 Games are played through ``games.services`` with racks arranged by the rules tests' own helper."""
 
+import json
 import re
 from pathlib import Path
 
@@ -35,6 +36,8 @@ WORDS = [
     ("λόγος", "λόγος", "N", NOUN_NSM, "word"),
     ("ὅς", "ὅς", "RR", RELATIVE_NSM, "who, which"),
     ("ἀρχή", "ἀρχή", "N", {"case": "N", "number": "S", "gender": "F"}, "beginning"),
+    ("ἦν", "εἰμί", "V", {"person": "3", "tense": "I", "voice": "A", "mood": "I", "number": "S"}, "I am"),
+    ("ἥν", "ὅς", "RR", {"case": "A", "number": "S", "gender": "F"}, "who, which"),
 ]
 
 
@@ -272,6 +275,40 @@ def test_score_sheet_hides_analyses_of_turns_not_yet_quizzed(table, teacher):
     assert "nominative" not in html
     assert "“word”" not in html
     assert cells(html, "final-totals") == [0, 0]
+
+
+@pytest.mark.django_db
+def test_before_the_quiz_only_the_placer_and_the_teacher_see_a_turns_analysis(table, teacher):
+    """The analyses are the quiz's answers: the other players' sheet and snapshot carry none of them."""
+    from games import selectors
+
+    table = play_two_turns(table)  # seat 0: ΛΟΓΟΣ ("word"); seat 1: ΟΣ ("who, which")
+    first, second = seated(table)
+    for user, own, other in ((first, "“word”", "“who, which”"), (second, "“who, which”", "“word”")):
+        html = sheet_page(user, table).content.decode()
+        assert own in html
+        assert other not in html
+    teachers = sheet_page(teacher, table).content.decode()
+    assert "“word”" in teachers
+    assert "“who, which”" in teachers
+    for seat, other in ((0, "who, which"), (1, "λόγος")):
+        snapshot = json.dumps(selectors.snapshot(table, seat), ensure_ascii=False)
+        assert other not in snapshot
+
+
+@pytest.mark.django_db
+def test_score_sheet_says_which_reading_was_taught_and_which_the_quiz_accepted(table, teacher):
+    ids = arrange_racks(table, {0: "ΗΝ"})
+    first, second = seated(table)
+    taught = parse("ΗΝ", "εἰμί", "V", WORDS[3][3])
+    act(table, first, {"type": "play", "tiles": lay(ids[0], ["H8", "I8"]), "parses": [taught]})
+    act(table, teacher, {"type": "end_play"})
+    act(table, first, {"type": "answer", "parses": [taught]})
+    table = act(table, second, {"type": "answer", "parses": [parse("ΗΝ", "ὅς", "RR", WORDS[4][3])]})
+    assert table.state["plays"][0]["learning"] == {"0": 4, "1": 4}
+    html = sheet_page(second, table).content.decode()
+    assert "taught: " in html
+    assert "also accepted" in html
 
 
 @pytest.mark.django_db

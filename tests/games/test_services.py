@@ -214,11 +214,14 @@ def test_a_student_removed_from_the_class_cannot_act_any_more(table, teacher):
     """Their user object (as a consumer holds it for the connection's life) still knows them as active."""
     user = seated(table)[to_act(table)]
     assert user.student.active
+    card = table.state["hands"][to_act(table)][0]
     learning_services.remove_student(teacher, user.student.id)
+    released = Table.objects.get(pk=table.pk).version  # leaving the class released their seat: one move
+    assert released == 1
     with pytest.raises(AppError) as caught:
-        moves.apply_action(table.id, user, {"type": "play", "card": table.state["hands"][to_act(table)][0]})
+        moves.apply_action(table.id, user, {"type": "play", "card": card})
     assert caught.value.code == "forbidden"
-    assert Table.objects.get(pk=table.pk).version == 0
+    assert Table.objects.get(pk=table.pk).version == released
 
 
 def test_another_teacher_cannot_act(table, other_teacher):

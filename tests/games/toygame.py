@@ -26,6 +26,7 @@ from games.engine import (
     event,
     private,
     score,
+    seat_ref,
 )
 from games.engine.cards import deal, take
 from games.engine.errors import NOT_A_WORD, NOT_ALLOWED, NOT_HELD
@@ -124,7 +125,7 @@ class Toy(Game):
     def status(self, state: State) -> Status:
         if state["finished"]:
             return Status("over", (), finished=True, summary="Game over.")
-        return Status("play", (state["turn"],), summary=f"Seat {state['turn']} to play.")
+        return Status("play", (state["turn"],), summary=f"{seat_ref(state['turn'])} to play.")
 
     def places(self, state: State) -> dict[str, list[int]]:
         found = {"stock": list(state["stock"]), "played": list(state["played"])}

@@ -144,12 +144,12 @@ def test_a_page_without_a_report_offers_to_build_one(client, teacher, classroom)
 def test_the_class_csv_has_one_row_per_student(client, teacher, classroom, built):
     rows = _csv(_client(client, teacher).get(reverse("learning:class_students_csv", args=[classroom.id])))
     assert rows[0] == [
-        "name", "words_met", "words_played", "rare_played", "learned", "lessons",
+        "name", "words_met", "words_played", "rare_played", "learned", "fading", "lessons",
         "quiz_percent", "parse_percent", "all_percent",
     ]  # fmt: skip
     assert rows[1:] == [
-        ["'=Βασίλης", "1", "0", "0", "0", "1", "", "", ""],  # a name starting with = stays text, and sorts first
-        ["Ana", "2", "1", "0", "0", "1", "0", "", "0"],
+        ["'=Βασίλης", "1", "0", "0", "0", "0", "1", "", "", ""],  # a name starting with = stays text, and sorts first
+        ["Ana", "2", "1", "0", "0", "0", "1", "0", "", "0"],
     ]
 
 
@@ -171,7 +171,7 @@ def test_the_student_csv_has_their_words_with_counts(client, pupils, built):
     logon = dict(zip(header, rows[1], strict=True))
     assert logon == {
         "student": "Ana", "form": "λόγον", "lemma": "λόγος", "gloss": "word", "pos": "N", "played": "1", "met": "1",
-        "right": "0", "wrong": "0", "rare": "no", "learned": "no",
+        "right": "0", "wrong": "0", "rare": "no", "learned": "no", "recall": "",
     }  # fmt: skip
     assert dict(zip(header, rows[2], strict=True))["wrong"] == "1"
 

@@ -85,3 +85,58 @@ def test_affix_file_that_lies_about_its_encoding_is_refused():
 def test_empty_affix_file_is_refused():
     with pytest.raises(HunspellError):
         read_affixes(b"  \n")
+
+
+# --- hostile affix files ------------------------------------------------------------------------------------------
+
+
+def test_conditions_are_hunspell_brackets_not_regular_expressions():
+    aff = "SET UTF-8\nSFX A Y 1\nSFX A 0 s (a+)+b\n"
+    with pytest.raises(HunspellError) as error:
+        read_affixes(aff.encode())
+    assert (error.value.file, error.value.line) == (".aff", 3)
+    assert "'(a+)+b'" in error.value.message
+
+
+def test_a_catastrophic_condition_never_runs():
+    """Matched as a regular expression, this stem took seconds, four times longer for every two letters."""
+    aff = "SET UTF-8\nSFX A Y 1\nSFX A 0 s aaa.\n"
+    assert expand("1\n" + "a" * 40 + "x/A\n", aff) == {"a" * 40 + "x", "a" * 40 + "xs"}
+
+
+@pytest.mark.parametrize("condition", ["[abc", "a]", "a*", "[a+]", "^a", "a$", "a|b", "[]", "a{2}"])
+def test_every_non_hunspell_condition_is_refused(condition):
+    with pytest.raises(HunspellError, match="not a Hunspell condition"):
+        read_affixes(f"SET UTF-8\nSFX A Y 1\nSFX A 0 s {condition}\n".encode())
+
+
+def test_bracket_conditions_match_like_hunspell():
+    aff = "SET UTF-8\nSFX A Y 2\nSFX A 0 s [^c]a\nSFX A 0 x c[ao].\nPFX P Y 1\nPFX P 0 re [^r]\n"
+    assert expand("4\nmesa/AP\nvaca/A\ncamión/A\nsacos/A\n", aff) == {
+        "mesa", "mesas", "remesa", "remesas", "vaca", "camión", "sacos", "sacosx",
+    }  # fmt: skip
+
+
+def test_a_stem_with_too_many_forms_is_refused_with_its_line():
+    """1,500 suffixes each carrying the same 1,500: one ten-byte stem would expand to 2,250,000 forms."""
+    rules = "".join(f"SFX A 0 {i:04d}/B .\n" for i in range(200)) + "".join(f"SFX B 0 x{i:04d} .\n" for i in range(200))
+    aff = f"SET UTF-8\nSFX A Y 200\n{rules}".replace("SFX B 0 x0000", "SFX B Y 200\nSFX B 0 x0000", 1)
+    affixes = read_affixes(aff.encode(), max_forms=1000)
+    stems = list(iter_stems(affixes, iter([(1, "2"), (2, "gato"), (3, "casa/A")])))
+    assert affixes.forms(stems[0]) == {"gato"}
+    with pytest.raises(HunspellError, match="more than 1,000 forms") as error:
+        affixes.forms(stems[1])
+    assert error.value.line == 3
+
+
+@pytest.mark.parametrize("encoding", ["rot13", "idna", "base64", "utf-16", "ISCII-DEVANAGARI", "nonsense"])
+def test_unsupported_set_encoding_is_refused_with_its_line(encoding):
+    with pytest.raises(HunspellError, match="not supported") as error:
+        read_affixes(f"# Spanish\nSET {encoding}\nSFX S Y 1\nSFX S 0 s .\n".encode())
+    assert (error.value.file, error.value.line) == (".aff", 2)
+    assert repr(encoding) in error.value.message
+
+
+def test_hunspell_encodings_are_accepted():
+    for name in ("ISO8859-15", "KOI8-R", "microsoft-cp1251", "TIS620-2533", "UTF-8"):
+        assert read_affixes(f"SET {name}\nSFX S Y 1\nSFX S 0 s .\n".encode()).aff.SFX["S"][0].add == "s"

@@ -4,7 +4,7 @@ import gzip
 
 import pytest
 
-from lexicons.loaders import LexiconImportError, Progress, check_files, read_records
+from lexicons.loaders import LexiconImportError, Limits, Progress, check_files, read_records
 
 AFF = "SET UTF-8\nSFX S Y 1\nSFX S 0 s [aeiou]\n"
 
@@ -188,3 +188,76 @@ def test_dic_not_in_the_declared_encoding_gives_its_line(tmp_path):
 def test_unknown_format_is_refused(tmp_path):
     path = write(tmp_path, "words.txt", "gato\n")
     assert "unknown format" in error_of("xml", path).message
+
+
+# --- hostile input: bounded while it is read -------------------------------------------------------------------------
+
+
+def test_a_decompression_bomb_stops_at_the_text_limit(tmp_path):
+    """A few KB of gzip that would expand to millions of rows."""
+    path = write(tmp_path, "bomb.txt.gz", gzip.compress(b"gato\n" * 400_000))
+    assert path.stat().st_size < 20_000
+    with pytest.raises(LexiconImportError, match="more than 1 MB of text once decompressed") as error:
+        list(read_records("words", [path], limits=Limits(text_bytes=1_000_000)))
+    assert error.value.file == "bomb.txt.gz"
+    assert error.value.line < 210_000  # stopped as soon as the limit was passed
+
+
+def test_a_huge_line_is_refused_without_reading_it_whole(tmp_path):
+    path = write(tmp_path, "one.txt.gz", gzip.compress(b"gato\n" + b"a" * 2_000_000 + b"\n"))
+    with pytest.raises(LexiconImportError, match="longer than the limit of 16,384 bytes") as error:
+        list(read_records("words", [path]))
+    assert (error.value.file, error.value.line) == ("one.txt.gz", 2)
+
+
+def test_a_line_just_at_the_limit_is_read(tmp_path):
+    path = write(tmp_path, "w.txt", "gato\n" + "a" * 100 + "\n")
+    assert [r.form for r in read_records("words", [path], limits=Limits(line_bytes=100))] == ["gato", "a" * 100]
+
+
+def test_a_csv_field_over_the_csv_limit_names_its_line(tmp_path):
+    """A quoted field left open runs over many lines: 200 KB in one field."""
+    path = write(tmp_path, "big.csv", 'gato,gato\nperro,"' + "xx\n" * 100_000 + '"\n')
+    error = error_of("csv", path)
+    assert error.file == "big.csv"
+    assert "a field is longer than the limit" in error.message
+
+
+def test_a_200_kb_csv_line_names_its_line(tmp_path):
+    path = write(tmp_path, "big.csv", "gato,gato\nperro,perro,N,," + "x" * 200_000 + "\n")
+    error = error_of("csv", path)
+    assert (error.file, error.line) == ("big.csv", 2)
+
+
+def test_deeply_nested_json_parse_names_its_line(tmp_path):
+    path = write(tmp_path, "deep.tsv", "form\tparse\ngato\t" + '{"":' * 3000 + "1" + "}" * 3000 + "\n")
+    error = error_of("csv", path)
+    assert (error.file, error.line) == ("deep.tsv", 2)
+    assert "nested too deeply" in error.message
+
+
+def test_regex_condition_in_an_upload_names_the_aff_file_and_line(tmp_path):
+    dic = write(tmp_path, "es.dic", "1\n" + "a" * 27 + "x/A\n")
+    aff = write(tmp_path, "es.aff", "SET UTF-8\nSFX A Y 1\nSFX A 0 s (a+)+b\n")
+    error = error_of("hunspell", dic, aff)
+    assert (error.file, error.line) == ("es.aff", 3)
+    assert "(a+)+b" in error.message
+
+
+def test_unsupported_set_encoding_names_the_aff_file(tmp_path):
+    dic = write(tmp_path, "es.dic", "1\ngato/S\n")
+    aff = write(tmp_path, "es.aff", "SET rot13\nSFX S Y 1\nSFX S 0 s .\n")
+    error = error_of("hunspell", dic, aff)
+    assert (error.file, error.line) == ("es.aff", 1)
+    assert "not supported" in error.message
+
+
+def test_forms_per_stem_limit_names_the_dic_line(tmp_path):
+    rules = "".join(f"SFX A 0 a{i:03d}/B .\n" for i in range(60))
+    rules += "SFX B Y 60\n" + "".join(f"SFX B 0 b{i:03d} .\n" for i in range(60))
+    dic = write(tmp_path, "es.dic", "2\ngato\ncasa/A\n")
+    aff = write(tmp_path, "es.aff", f"SET UTF-8\nSFX A Y 60\n{rules}")
+    assert len(records("hunspell", dic, aff)) == 1 + 60 + 60 * 60 + 1
+    with pytest.raises(LexiconImportError, match="more than 1,000 forms") as error:
+        list(read_records("hunspell", [dic, aff], limits=Limits(forms_per_stem=1000)))
+    assert (error.value.file, error.value.line) == ("es.dic", 3)

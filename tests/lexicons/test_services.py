@@ -1,5 +1,7 @@
 """Imports (staged version, atomic swap), word lists and their cache, the import job, bundled lexicons."""
 
+import gzip
+
 import pytest
 from django.core.management import CommandError, call_command
 
@@ -244,3 +246,72 @@ def test_search_finds_by_key_form_and_lemma(bundled_lexicons):
     assert "noun, nominative singular masculine" in {r["description"] for r in by_key}
     by_lemma = selectors.search(greek, "λόγος")
     assert {"λόγου", "λόγον"} <= {r["form"] for r in by_lemma}
+
+
+# --- hostile uploads ---------------------------------------------------------------------------------------------
+
+
+def run_upload(tmp_path, teacher, files, fmt="words", name="Mis palabras"):
+    lexicon = Lexicon.objects.create(name=name, language="spa", owner=teacher)
+    job = ImportJob.objects.create(lexicon=lexicon, format=fmt, files=[str(p) for p in files], created_by=teacher)
+    services.run_import_job(job.pk)
+    job.refresh_from_db()
+    return job
+
+
+def test_long_lemma_names_the_file_and_line(lexicon, tmp_path):
+    path = tmp_path / "l.csv"
+    path.write_text("gato,gato\nperro," + "p" * 150 + "\n", encoding="utf-8")
+    with pytest.raises(LexiconImportError, match=r"lemma .* 150 characters long, over the limit of 100") as error:
+        services.import_lexicon(lexicon, "csv", [path])
+    assert (error.value.file, error.value.line) == ("l.csv", 2)
+
+
+def test_a_key_longer_than_its_form_names_the_file_and_line(lexicon, tmp_path):
+    """ß is one letter of the form and two of its key."""
+    path = words_file(tmp_path, ["gato", "ß" * 60])
+    with pytest.raises(LexiconImportError, match=r"key .* 120 characters long") as error:
+        services.import_lexicon(lexicon, "words", [path])
+    assert (error.value.file, error.value.line) == ("words.txt", 2)
+
+
+def test_entries_per_upload_are_bounded_from_the_settings(tmp_path, teacher, settings):
+    settings.LEXICON_MAX_ENTRIES = 3
+    job = run_upload(tmp_path, teacher, [words_file(tmp_path, ["uno", "dos", "tres", "cuatro", "cinco"])])
+    assert job.status == "failed"
+    assert "more than 3 entries, the limit of one lexicon" in job.error_message
+    assert not Entry.objects.filter(lexicon__owner=teacher).exists()
+
+
+def test_entries_per_teacher_count_their_other_lexicons(tmp_path, teacher, other_teacher, settings):
+    settings.LEXICON_MAX_ENTRIES_PER_TEACHER = 6
+    Lexicon.objects.create(name="Old", language="spa", owner=teacher, entry_count=4)
+    Lexicon.objects.create(name="Not mine", language="spa", owner=other_teacher, entry_count=100)
+    job = run_upload(tmp_path, teacher, [words_file(tmp_path, ["uno", "dos", "tres"])])
+    assert job.status == "failed"
+    assert "4 of your limit of 6 entries are used" in job.error_message
+    job = run_upload(tmp_path, teacher, [words_file(tmp_path, ["uno", "dos"])], name="Small")
+    assert job.status == "done"
+
+
+def test_a_gzip_bomb_upload_fails_early_with_the_limit(tmp_path, teacher, settings):
+    settings.LEXICON_MAX_TEXT_BYTES = 1_000_000
+    path = tmp_path / "bomb.txt.gz"
+    path.write_bytes(gzip.compress(b"gato\n" * 1_000_000))
+    job = run_upload(tmp_path, teacher, [path])
+    assert job.status == "failed"
+    assert "bomb.txt.gz" in job.error_message
+    assert "more than 1 MB of text once decompressed" in job.error_message
+    assert job.entries_done < 210_000
+
+
+def test_hunspell_expansion_upload_is_refused_per_stem(tmp_path, teacher, settings):
+    settings.LEXICON_MAX_FORMS_PER_STEM = 500
+    rules = "".join(f"SFX A 0 a{i:03d}/B .\n" for i in range(40))
+    rules += "SFX B Y 40\n" + "".join(f"SFX B 0 b{i:03d} .\n" for i in range(40))
+    aff, dic = tmp_path / "x.aff", tmp_path / "x.dic"
+    aff.write_text(f"SET UTF-8\nSFX A Y 40\n{rules}", encoding="utf-8")
+    dic.write_text("1\ngato/A\n", encoding="utf-8")
+    job = run_upload(tmp_path, teacher, [dic, aff], fmt="hunspell")
+    assert job.status == "failed"
+    assert "x.dic, line 2: the stem 'gato' expands to more than 500 forms" in job.error_message

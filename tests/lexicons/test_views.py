@@ -157,3 +157,17 @@ def test_browse_bundled_greek_spells_out_the_parse(client, student, bundled_lexi
     assert "Delete" not in page
     missing = client.get(reverse("lexicons:browse", args=[greek.pk]), {"q": "ΞΞΞ"}).content.decode()
     assert "Not in this lexicon" in missing
+
+
+def test_deleting_a_lexicon_a_lesson_used_is_refused_with_a_reason(
+    teacher_client, teacher, classroom, django_capture_on_commit_callbacks
+):
+    from games.models import Lesson
+
+    upload(teacher_client, [SimpleUploadedFile("w.txt", b"gato\n")], django_capture_on_commit_callbacks)
+    lexicon = Lexicon.objects.get(owner__isnull=False)
+    Lesson.objects.create(classroom=classroom, game="palabra", lexicon=lexicon, started_by=teacher)
+    response = teacher_client.post(reverse("lexicons:delete", args=[lexicon.pk]), follow=True)
+    assert response.status_code == 200
+    assert "lessons have been played with it" in response.content.decode()
+    assert Lexicon.objects.filter(pk=lexicon.pk).exists()

@@ -18,6 +18,16 @@ CENTRE = "H8"
 RACK = 10
 BONUS = 50
 ALPHABET = "ΑΒΓΔΕΖΗΘΙΚΛΜΝΞΟΠΡΣΤΥΦΧΨΩ"
+# The letter each key a player may type stands for: the capital, the small letter (final sigma too) and its
+# Beta Code transliteration (either case), so a page maps a key to a rack tile without knowing the alphabet.
+BETA_CODE = "abgdezhqiklmncoprstufxyw"
+KEYS = (
+    {c: c for c in ALPHABET}
+    | {c.lower(): c for c in ALPHABET}
+    | {"ς": "Σ"}
+    | {b: c for b, c in zip(BETA_CODE, ALPHABET, strict=True)}
+    | {b.upper(): c for b, c in zip(BETA_CODE, ALPHABET, strict=True)}
+)
 
 PREMIUMS = premium_squares(
     {

@@ -7,13 +7,13 @@ The rules are read in ``docs/games/grabble.md``. This module holds the game's se
 
 from typing import Any
 
-from games.engine import Action, Context, Event, Game, Option, Scores, State, Status, event
+from games.engine import Action, Context, Event, Game, Option, Scores, State, Status, censor, event, seat_ref
 from games.engine.cards import shuffled_ids
-from games.engine.encounters import PARSED, QUIZZED, TAUGHT, WordEncounter, played_and_seen
+from games.engine.encounters import PARSED, PLAYED, QUIZZED, SEEN, TAUGHT, WordEncounter
 from games.engine.rng import new_rng_state, shuffled
 from games.engine.turns import active_seats
 
-from .board import ALPHABET, CENTRE, PREMIUMS, SIZE
+from .board import ALPHABET, CENTRE, KEYS, PREMIUMS, SIZE
 from .parses import describe, encounter_details, vocabulary
 from .play import PlayPhase, public_words
 from .quiz import QuizPhase
@@ -66,6 +66,25 @@ class Grabble(PlayPhase, QuizPhase, Game):
             "choice",
             "teacher",
             choices=(("teacher", "Teacher approves"), ("strict", "Refused")),
+        ),
+        Option(
+            "proper_nouns",
+            "Proper nouns (Παῦλος)",
+            "choice",
+            "refused",
+            choices=(
+                ("refused", "Refused, as the rulebook says"),
+                ("teacher", "Allowed (the teacher approves unknown ones)"),
+            ),
+            help="A proper noun is a lemma written with a capital (Παῦλος, or *pau=los in Beta Code).",
+        ),
+        Option(
+            "quiz_readings",
+            "Quiz answers accepted",
+            "choice",
+            "any",
+            choices=(("any", "Any reading of the word"), ("taught", "Only the reading the player taught")),
+            help="In the quiz an ambiguous form (ΗΝ: ἦν or ἥν) may be parsed as any of its readings, or as taught.",
         ),
     )
 
@@ -142,7 +161,7 @@ class Grabble(PlayPhase, QuizPhase, Game):
         phase = state["phase"]
         if phase == "play":
             return Status(
-                phase, (state["turn"],), summary=f"Turn {state['turn_number']}: seat {state['turn']} to play."
+                phase, (state["turn"],), summary=f"Turn {state['turn_number']}: {seat_ref(state['turn'])} to play."
             )
         if phase == "approval":
             return Status(phase, (), awaiting_teacher=True, summary="A word waits for the teacher's approval.")
@@ -215,17 +234,24 @@ class Grabble(PlayPhase, QuizPhase, Game):
     # -- the learning records ------------------------------------------------------------------------
     def encounters(self, state: State, events: list[Event]) -> list[WordEncounter]:
         """A play: its placer played and parsed every word formed (the parse was checked, or approved by the
-        teacher), everyone else saw them. A marked quiz turn: each player who answered was quizzed on each
-        word, right or wrong field by field, and the placer taught the words."""
+        teacher). A marked quiz turn: everyone else saw the words (recorded only now, with their analyses, which
+        are the quiz's answers until then), each player who answered was quizzed on each word, right or wrong
+        field by field, and the placer taught the words."""
         found: list[WordEncounter] = []
         for ev in events:
             if ev["type"] == "played":
-                for word in ev["words"]:
+                for word in censor(ev, ev["seat"])["words"]:
                     details = encounter_details(word, turn=ev["play"])
-                    found += played_and_seen(active_seats(state), ev["seat"], **details)
+                    found.append(WordEncounter(seat=ev["seat"], kind=PLAYED, **details))
                     found.append(WordEncounter(seat=ev["seat"], kind=PARSED, correct=True, **details))
             elif ev["type"] == "marked":
                 placer = state["plays"][ev["play"]]["seat"]
+                for word in ev["words"]:
+                    found += [
+                        WordEncounter(seat=s, kind=SEEN, **encounter_details(word, turn=ev["play"]))
+                        for s in active_seats(state)
+                        if s != placer
+                    ]
                 for seat, result in ev["results"].items():
                     if not result["answered"]:
                         continue
@@ -250,7 +276,8 @@ class Grabble(PlayPhase, QuizPhase, Game):
     # -- what each viewer sees ---------------------------------------------------------------------
     def body(self, state: State, seat: int | None) -> dict[str, Any]:
         """The board, the racks this viewer may see, the turns played (each analysis once its turn is marked, or
-        while the play goes on), the quiz, a pending play, the viewer's own hint, and the parse vocabulary."""
+        before the quiz to its placer and the teacher), the quiz, a pending play (its given parses to its player and
+        the teacher), the viewer's own hint, and the parse vocabulary."""
         bag = self._bag(state)
         open_racks = state["options"]["open_racks"]
         quizzing = state["phase"] in ("quiz", "review")
@@ -259,7 +286,9 @@ class Grabble(PlayPhase, QuizPhase, Game):
         }
         sheet = []
         for play in state["plays"]:
-            show = play["marked"] or not quizzing
+            # A turn's analyses answer its quiz question: before the quiz, its placer and the teacher (who approves
+            # words) see them; once the turn is marked, everyone does.
+            show = play["marked"] or (not quizzing and seat in (play["seat"], None))
             sheet.append(
                 {
                     "number": play["number"],
@@ -267,7 +296,7 @@ class Grabble(PlayPhase, QuizPhase, Game):
                     "seat": play["seat"],
                     "words": [
                         {"word": w["word"], "squares": w["squares"], "score": w["score"]}
-                        | ({"analysis": w["analysis"], "description": describe(w["analysis"])} if show else {})
+                        | (_analyses(w) if show else {})
                         for w in play["words"]
                     ],
                     "bonus": play["bonus"],
@@ -295,6 +324,7 @@ class Grabble(PlayPhase, QuizPhase, Game):
             "size": SIZE,
             "centre": CENTRE,
             "alphabet": ALPHABET,  # the letters a blank may stand for
+            "keys": KEYS,  # the letter each key typed stands for (Greek, and Beta Code transliteration)
             "racks": racks,
             "rack_sizes": [len(r) for r in state["racks"]],
             "bag": len(state["bag"]),
@@ -306,8 +336,11 @@ class Grabble(PlayPhase, QuizPhase, Game):
             if pending is None
             else {
                 "seat": pending["seat"],
-                "tiles": pending["tiles"],
-                "words": public_words(pending["words"]),
+                "tiles": [
+                    p | {"value": bag[p["tile"]]["value"], "blank": bag[p["tile"]]["letter"] == ""}
+                    for p in pending["tiles"]
+                ],
+                "words": public_words(pending["words"], given=seat in (pending["seat"], None)),
                 "unknown": pending["unknown"],
             },
             "quiz": quiz,
@@ -315,6 +348,17 @@ class Grabble(PlayPhase, QuizPhase, Game):
             "options": state["options"],
             "vocabulary": vocabulary(),
         }
+
+
+def _analyses(word: dict[str, Any]) -> dict[str, Any]:
+    """A word's analysis as taught, and the other readings the quiz accepted, each with its description."""
+    taught = word["analysis"]
+    others = [a for a in word.get("analyses") or [] if a != taught]
+    return {
+        "analysis": taught,
+        "description": describe(taught),
+        "other_readings": [a | {"description": describe(a)} for a in others],
+    }
 
 
 def _own_hint(hint: dict[str, Any] | None, seat: int | None) -> dict[str, Any] | None:

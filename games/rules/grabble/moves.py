@@ -219,27 +219,32 @@ def _cross(
 ) -> _Cross | None:
     """The cross word through an empty square, for plays along ``step``; ``None`` if it has no tile either side."""
     dr, dc = step[1], step[0]  # across the line
-    before: list[tuple[int, int]] = []
-    r, c = row - dr, col - dc
-    while 0 <= r < SIZE and 0 <= c < SIZE and grid[r][c] is not None:
-        before.insert(0, (r, c))
-        r, c = r - dr, c - dc
-    after: list[tuple[int, int]] = []
-    r, c = row + dr, col + dc
-    while 0 <= r < SIZE and 0 <= c < SIZE and grid[r][c] is not None:
-        after.append((r, c))
-        r, c = r + dr, c + dc
+    before = _run(grid, row - dr, col - dc, -dr, -dc)[::-1]
+    after = _run(grid, row + dr, col + dc, dr, dc)
     if not before and not after:
         return None
-    head = "".join(grid[r][c].letter for r, c in before)
-    tail = "".join(grid[r][c].letter for r, c in after)
+    head = "".join(tile.letter for _r, _c, tile in before)
+    tail = "".join(tile.letter for _r, _c, tile in after)
     return _Cross(
         before=head,
         after=tail,
-        squares=tuple(square(r, c) for r, c in [*before, (row, col), *after]),
-        old=sum(grid[r][c].value for r, c in before + after),
+        squares=(*(square(r, c) for r, c, _tile in before), square(row, col), *(square(r, c) for r, c, _tile in after)),
+        old=sum(tile.value for _r, _c, tile in before + after),
         allowed=frozenset(letter for letter in ALPHABET if head + letter + tail in keys),
     )
+
+
+def _run(grid: list[list[BoardTile | None]], row: int, col: int, dr: int, dc: int) -> list[tuple[int, int, BoardTile]]:
+    """The tiles from ``(row, col)`` on, stepping by ``(dr, dc)``, up to the first free square or the board's edge:
+    each with its row and column, nearest first."""
+    run: list[tuple[int, int, BoardTile]] = []
+    while 0 <= row < SIZE and 0 <= col < SIZE:
+        tile = grid[row][col]
+        if tile is None:
+            break
+        run.append((row, col, tile))
+        row, col = row + dr, col + dc
+    return run
 
 
 # -- the search ------------------------------------------------------------------------------------------------------
@@ -319,8 +324,11 @@ def _search(line: _Line, trie: Trie, parts: _Parts, rack: dict[str, int], blanks
     def extend(at: int, pos: int, spelled: str, wild: int) -> None:
         """Extend the word at trie node ``at`` from ``pos``, having laid ``spelled`` (``wild`` of them blanks
         for letters the rack lacks)."""
-        while pos < SIZE and letters[pos] is not None:  # the board's tiles are part of the word
-            on = nodes[at].get(letters[pos])
+        while pos < SIZE:  # the board's tiles are part of the word
+            board_letter = letters[pos]
+            if board_letter is None:
+                break
+            on = nodes[at].get(board_letter)
             if on is None:
                 return
             at, pos = on, pos + 1
@@ -359,7 +367,7 @@ def _search(line: _Line, trie: Trie, parts: _Parts, rack: dict[str, int], blanks
         if room < 0:
             node: int | None = 0
             for letter in letters[_word_start(line, anchor) : anchor]:
-                node = nodes[node].get(letter) if node is not None else None
+                node = nodes[node].get(letter) if node is not None and letter is not None else None
             if node is not None:
                 first, hand = anchor, rack
                 extend(node, anchor, "", 0)
@@ -432,6 +440,14 @@ class _Span(NamedTuple):
     weights: tuple[int, ...]
 
 
+def _letter_at(line: _Line, new: dict[int, str], pos: int) -> str:
+    """The letter a play's main word has at ``pos``: the one laid there, or the board's."""
+    letter = new.get(pos) or line.letters[pos]
+    if letter is None:
+        raise ValueError(f"The main word of a play has no letter at {line.names[pos]}.")
+    return letter
+
+
 @dataclass(eq=False, slots=True)
 class Play:
     """A legal play: the letters laid on a span's free squares and which of them blanks stand for (by index).
@@ -477,7 +493,7 @@ class Play:
         tiles = [(blank if is_blank else value[letter], line.names[pos]) for pos, letter, is_blank in self.placed]
         words = [
             Word(
-                "".join(new.get(i) or line.letters[i] for i in range(start, end)),
+                "".join(_letter_at(line, new, i) for i in range(start, end)),
                 tuple(line.names[start:end]),
                 word_score(sum(line.values[start:end]), tiles),  # free squares are worth 0 in ``values``
             )

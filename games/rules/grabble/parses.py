@@ -9,7 +9,7 @@ accents, or Beta Code (``lo/gos``), which is read with :mod:`lexicons.betacode`,
 from typing import Any
 
 from games.engine import AppError, Context
-from games.engine.errors import BAD_ACTION
+from games.engine.errors import BAD_ACTION, NOT_A_WORD
 from lexicons import morphology
 from lexicons.betacode import BetaCodeError, looks_like_beta_code, to_greek
 from lexicons.normalise import greek_key
@@ -118,24 +118,51 @@ def wrong_fields(given: dict[str, Any], analysis: dict[str, Any]) -> list[str]:
     return wrong + [name for name in morphology.FIELDS if name in fields]
 
 
-def check_parse(ctx: Context, key: str, given: dict[str, Any]) -> dict[str, Any] | None:
+def is_proper(lemma: str) -> bool:
+    """Whether a lemma names a proper noun: capitalised, as MorphGNT writes them (Παῦλος; ``*pau=los`` in Beta
+    Code). The bundled lexicon leaves proper nouns out; a lexicon that keeps them marks them so."""
+    return lemma[:1].isupper()
+
+
+def readings(ctx: Context, key: str, proper_nouns: bool = False) -> list[dict[str, Any]]:
+    """Every analysis the lexicon has of ``key`` (form, lemma, pos, parse, gloss): the readings a player may give,
+    without proper nouns unless ``proper_nouns``. A play keeps them all, so that the quiz can accept any of them
+    without the lexicon."""
+    lexicon = ctx.lexicon
+    if lexicon is None or not lexicon.is_word(key):
+        return []
+    found = [{k: a.get(k, "") for k in ("form", "lemma", "pos", "parse", "gloss")} for a in lexicon.analyses(key)]
+    return [a for a in found if proper_nouns or not is_proper(str(a["lemma"]))]
+
+
+def closest(given: dict[str, Any], analyses: list[dict[str, Any]]) -> tuple[int, list[str]]:
+    """The index of the analysis ``given`` is closest to (the first of those as close), and what is wrong against
+    it (nothing: it matches)."""
+    best, best_wrong = 0, wrong_fields(given, analyses[0])
+    for index, analysis in enumerate(analyses[1:], start=1):
+        if not best_wrong:
+            break
+        wrong = wrong_fields(given, analysis)
+        if len(wrong) < len(best_wrong):
+            best, best_wrong = index, wrong
+    return best, best_wrong
+
+
+def check_parse(ctx: Context, key: str, given: dict[str, Any], proper_nouns: bool = False) -> dict[str, Any] | None:
     """The lexicon analysis of ``key`` that ``given`` matches; ``None`` if the lexicon cannot tell.
 
-    A wrong parse raises, naming what is wrong against the closest analysis (never the answer)."""
-    lexicon = ctx.lexicon
-    analyses = [dict(a) for a in lexicon.analyses(key)] if lexicon is not None and lexicon.is_word(key) else []
+    A wrong parse raises, naming what is wrong against the closest analysis (never the answer); so does a word the
+    lexicon knows only as a proper noun, unless ``proper_nouns``."""
+    analyses = readings(ctx, key, proper_nouns)
     if not analyses:
+        if readings(ctx, key, proper_nouns=True):
+            raise AppError(NOT_A_WORD, f"{key}: a proper noun, not a game word at this table.")
         return None
-    best: list[str] | None = None
-    for analysis in analyses:
-        wrong = wrong_fields(given, analysis)
-        if not wrong:
-            return {k: analysis.get(k, "") for k in ("form", "lemma", "pos", "parse", "gloss")}
-        if best is None or len(wrong) < len(best):
-            best = wrong
-    assert best is not None
-    verb = "is" if len(best) == 1 else "are"
-    raise AppError(WRONG_PARSE, f"{key}: {_join(best)} {verb} wrong.")
+    index, wrong = closest(given, analyses)
+    if not wrong:
+        return analyses[index]
+    verb = "is" if len(wrong) == 1 else "are"
+    raise AppError(WRONG_PARSE, f"{key}: {_join(wrong)} {verb} wrong.")
 
 
 def _join(names: list[str]) -> str:

@@ -15,6 +15,7 @@ from games.engine import (
     Context,
     Event,
     Field,
+    Game,
     State,
     action,
     event,
@@ -29,15 +30,16 @@ from lexicons.normalise import greek_key
 
 from . import moves
 from .board import ALPHABET, CENTRE, RACK, SIZE, play_bonus, tile_bag, word_score
-from .parses import MAX_TEXT, check_parse, given_parses, lemma_previews, need
+from .parses import MAX_TEXT, check_parse, given_parses, is_proper, lemma_previews, need, readings
 
 NO_PLAY = "no_play"
 COLUMNS = "ABCDEFGHIJKLMNO"
 PARSE_HELP = "One {word, lemma, pos, parse} per word formed; the lemma in Greek or Beta Code."
 
 
-class PlayPhase:
-    """The actions of the play and approval phases (a part of :class:`games.rules.grabble.Grabble`)."""
+class PlayPhase(Game):
+    """The actions of the play and approval phases: a part of :class:`games.rules.grabble.Grabble`, a :class:`Game` so
+    that it may call what the game implements (``scores``, ``status``)."""
 
     # -- helpers the phases share --------------------------------------------------------------
     def _bag(self, state: State) -> tuple[dict[str, Any], ...]:
@@ -91,20 +93,39 @@ class PlayPhase:
         words = self._words(state, placed)
         given = given_parses(action.get("parses"), [w["word"] for w in words])
         unknown = []
+        proper_nouns = state["options"].get("proper_nouns", "refused") == "teacher"
         for word in words:
-            found = check_parse(ctx, word["word"], given[word["word"]])
+            found = check_parse(ctx, word["word"], given[word["word"]], proper_nouns)
             if found is None:
                 unknown.append(word["word"])
             else:
                 word["analysis"] = found
+                word["analyses"] = readings(ctx, word["word"], proper_nouns)
         for word in words:
             word["given"] = given[word["word"]]
+        proper = [w for w in unknown if is_proper(given[w]["lemma"])]
+        if proper and not proper_nouns:
+            names = ", ".join(f"{w} ({given[w]['lemma']})" for w in proper)
+            raise AppError(NOT_A_WORD, f"{names}: proper nouns are not game words at this table.")
         if unknown:
             if state["options"]["unknown_words"] == "strict":
                 raise AppError(NOT_A_WORD, f"{', '.join(unknown)}: not in the lexicon.")
             state["phase"] = "approval"
             state["pending"] = {"seat": seat, "tiles": placed, "words": words, "unknown": unknown}
-            return [event("approval_needed", seat=seat, tiles=placed, words=public_words(words), unknown=unknown)]
+            # The parse given is the player's answer to a quiz question to come: theirs (and the teacher's, in the
+            # view) only.
+            secret = {"words": public_words(words, given=True)}
+            return [
+                private(
+                    "approval_needed",
+                    [seat],
+                    secret,
+                    seat=seat,
+                    tiles=placed,
+                    words=public_words(words),
+                    unknown=unknown,
+                )
+            ]
         return self._place(state, seat, placed, words)
 
     def _preview_play(self, state: State, seat: int, action: Action, ctx: Context) -> dict[str, Any]:
@@ -175,7 +196,7 @@ class PlayPhase:
             "turn": state["turn_number"],
             "seat": seat,
             "tiles": placed,
-            "words": [{k: w[k] for k in ("word", "squares", "score", "analysis")} for w in words],
+            "words": [{k: w[k] for k in ("word", "squares", "score", "analysis", "analyses")} for w in words],
             "bonus": bonus,
             "base": base,
             "learning": {},
@@ -184,8 +205,21 @@ class PlayPhase:
         }
         state["plays"].append(play)
         state["passes"] = 0
+        # Each word's analysis is the answer to a quiz question to come: the placer's only, until the turn is marked.
+        secret = {"words": play["words"]}
+        public = public_words(play["words"])
         events = [
-            event("played", seat=seat, play=play["number"], tiles=placed, words=play["words"], bonus=bonus, base=base)
+            private(
+                "played",
+                [seat],
+                secret,
+                seat=seat,
+                play=play["number"],
+                tiles=placed,
+                words=public,
+                bonus=bonus,
+                base=base,
+            )
         ]
         events.append(self._refill(state, seat))
         if not state["bag"] and not state["racks"][seat]:
@@ -321,6 +355,7 @@ class PlayPhase:
                     "gloss": gloss,
                     "approved": True,
                 }
+                word["analyses"] = [word["analysis"]]
         state["phase"], state["pending"] = "play", None
         events = [event("approved", seat=pending["seat"], words=pending["unknown"])]
         return events + self._place(state, pending["seat"], pending["tiles"], pending["words"])
@@ -339,5 +374,9 @@ class PlayPhase:
         return [event("rejected", seat=pending["seat"], words=pending["unknown"], reason=reason)]
 
 
-def public_words(words: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [{"word": w["word"], "squares": w["squares"], "score": w["score"], "given": w["given"]} for w in words]
+def public_words(words: list[dict[str, Any]], given: bool = False) -> list[dict[str, Any]]:
+    """The words as everyone may see them before the quiz: no analysis, and the given parse only if asked for."""
+    return [
+        {"word": w["word"], "squares": w["squares"], "score": w["score"]} | ({"given": w["given"]} if given else {})
+        for w in words
+    ]

@@ -12,6 +12,7 @@ from games.engine import (
     Context,
     Event,
     Field,
+    Game,
     State,
     action,
     event,
@@ -20,11 +21,12 @@ from games.engine import (
 from games.engine.errors import NOT_ALLOWED, WRONG_PHASE
 from games.engine.turns import active_seats
 
-from .parses import given_parses, lemma_previews, need, wrong_fields
+from .parses import closest, given_parses, lemma_previews, need, wrong_fields
 
 
-class QuizPhase:
-    """The actions of the quiz and review phases (a part of :class:`games.rules.grabble.Grabble`)."""
+class QuizPhase(Game):
+    """The actions of the quiz and review phases: a part of :class:`games.rules.grabble.Grabble`, a :class:`Game` so
+    that it may call what the game implements (``scores``, ``status``)."""
 
     @action(
         "answer",
@@ -59,16 +61,22 @@ class QuizPhase:
         play = state["plays"][quiz["play"]]
         results = {}
         events: list[Event] = []
+        any_reading = state["options"].get("quiz_readings", "any") == "any"
         for seat in active_seats(state):
             answer = quiz["answers"].get(str(seat))
-            wrong = (
-                None
-                if answer is None
-                else [wrong_fields(g, w["analysis"]) for g, w in zip(answer, play["words"], strict=True)]
-            )
+            wrong, taught = None, None
+            if answer is not None:
+                marks = [mark(g, w, any_reading) for g, w in zip(answer, play["words"], strict=True)]
+                wrong, taught = [m[0] for m in marks], [m[1] for m in marks]
             perfect = wrong is not None and not any(wrong)
             # The answers are shown once marked (the group quiz's teaching moment) and feed the learning records.
-            results[str(seat)] = {"answered": answer is not None, "perfect": perfect, "wrong": wrong, "given": answer}
+            results[str(seat)] = {
+                "answered": answer is not None,
+                "perfect": perfect,
+                "wrong": wrong,
+                "given": answer,
+                "taught": taught,
+            }
             # A perfect answer earns the full base score; the teacher's credit is for the others.
             points = play["base"] if perfect else quiz["credits"].get(str(seat), 0)
             play["learning"][str(seat)] = points
@@ -133,3 +141,15 @@ class QuizPhase:
     def _finish(self, state: State, seat: None, action: Action, ctx: Context) -> list[Event]:
         state["phase"] = "over"
         return [event("game_over", scores=self.scores(state).total)]
+
+
+def mark(given: dict[str, Any], word: dict[str, Any], any_reading: bool) -> tuple[list[str], bool]:
+    """What is wrong in one answer, and whether it was read as the placer taught the word. With ``any_reading``
+    every analysis the placer could have given counts (those the lexicon had at play time, kept with the turn);
+    a wrong answer is marked against the closest of them, the taught one first. Otherwise only the taught one."""
+    taught = word["analysis"]
+    if not any_reading:
+        return wrong_fields(given, taught), True
+    others = [a for a in word.get("analyses") or [] if a != taught]
+    index, wrong = closest(given, [taught, *others])
+    return wrong, index == 0

@@ -523,7 +523,8 @@ class Pala(Game):
 
     def _finish_round(self, state: State, events: list[Event]) -> None:
         players = state["players"]
-        points, details = [0] * players, [None] * players
+        points: list[int] = [0] * players
+        details: list[dict[str, Any] | None] = [None] * players  # None for a seat out of the game
         board = board_map(state)
         for seat in active_seats(state):
             if self._impressionism(state):

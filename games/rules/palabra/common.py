@@ -1,12 +1,13 @@
-"""What every part of the Palabra rules shares: phase names, the rulebook's numbers, and the small helpers on hands,
-spelled cards, words and scores (mixed into :class:`~.game.Palabra`)."""
+"""What every part of the Palabra rules shares: phase names, the rulebook's numbers, the small helpers on hands,
+spelled cards, words and scores, and the turn-flow steps one part calls in another (the base of every part mixed into
+:class:`~.game.Palabra`)."""
 
 from typing import Any
 
 from games.engine import errors
 from games.engine.cards import Card, deal, take
 from games.engine.events import Event, private, score
-from games.engine.game import State
+from games.engine.game import Context, Game, State
 from games.engine.turns import active_seats, next_seat, previous_seat
 
 from . import scoring
@@ -20,8 +21,80 @@ FLUSH_MIN, STRAIGHT_MIN = 5, 3
 NO_LEXICON = "no_lexicon"
 
 
-class Common:
-    """Helpers on the state that pre-plays, plays, disputes and rounds all use."""
+class Common(Game):
+    """Helpers on the state that pre-plays, plays, disputes and rounds all use, and the steps of the turn flow that
+    one part calls and another implements: each declared here with its signature, implemented in the part named
+    (:class:`~.game.Palabra` mixes every part in, ahead of this class)."""
+
+    # -- the turn flow (implemented in .turns) ------------------------------------------------------
+    def _waiting_for(self, state: State) -> list[int]:
+        """The seats the game waits for now."""
+        raise NotImplementedError
+
+    def _place(self, state: State, events: list[Event], lookup: dict[str, Any] | None = None) -> None:
+        """The pending play stands: onto the table, into the ledger, scored; then the turn goes on."""
+        raise NotImplementedError
+
+    def _record(
+        self, state: State, word: dict[str, Any], events: list[Event], lookup: dict[str, Any] | None, **extra: Any
+    ) -> None:
+        """A play stands: it gets its id and ledger line, is announced and scores its value for its player."""
+        raise NotImplementedError
+
+    def _finish_turn(self, state: State, events: list[Event], placed: dict[str, Any] | None = None) -> None:
+        """The player on turn draws; the game ends if they went out, else the turn passes on."""
+        raise NotImplementedError
+
+    def _end_game(
+        self, state: State, events: list[Event], reason: str, finals: list[dict[str, Any]] | None = None
+    ) -> None:
+        """Final plays multiplied, hands counted against their holders, the game over."""
+        raise NotImplementedError
+
+    # -- disputes (implemented in .disputes) ----------------------------------------------------------
+    def _voters(self, state: State) -> list[int]:
+        """The seats that vote on the pending word."""
+        raise NotImplementedError
+
+    def _withdraw(self, state: State, events: list[Event]) -> None:
+        """The pending word goes back to its player (and a word it built on to its owner)."""
+        raise NotImplementedError
+
+    def _look_up(self, state: State, word: dict[str, Any], ctx: Context) -> dict[str, Any]:
+        """The table's lexicon's verdict on a word."""
+        raise NotImplementedError
+
+    # -- pre-plays and plays (implemented in .preplays and .plays) ------------------------------------------
+    def _resolve_preplays(self, state: State, pieces: list[dict[str, Any]], events: list[Event]) -> None:
+        """Pre-play pieces laid at the same moment, their cards already out of the hands, resolved and scored."""
+        raise NotImplementedError
+
+    def _vowel_play(self, state: State, seat: int, cards: list[int], events: list[Event]) -> None:
+        """Show the vowels (already out of the hand), shuffle them back into the pile and score them."""
+        raise NotImplementedError
+
+    # -- simultaneous rounds (implemented in .simultaneous) ----------------------------------------------
+    def _not_ready(self, state: State) -> list[int]:
+        """The seats that have not laid their play this round."""
+        raise NotImplementedError
+
+    def _lay_preplay_face_down(
+        self, state: State, seat: int, pieces: list[dict[str, Any]], events: list[Event]
+    ) -> None:
+        """A checked pre-play laid face down in a round."""
+        raise NotImplementedError
+
+    def _lay_play_face_down(self, state: State, seat: int, play: dict[str, Any], events: list[Event]) -> None:
+        """A checked play laid face down in a round; the last one ready reveals the round."""
+        raise NotImplementedError
+
+    def _pass_stragglers(self, state: State, events: list[Event]) -> None:
+        """The impatient timer ran out: everyone not yet ready passes, then the round is revealed."""
+        raise NotImplementedError
+
+    def _round_view(self, state: State, seat: int | None) -> dict[str, Any] | None:
+        """The round as ``seat`` sees it."""
+        raise NotImplementedError
 
     # -- whose words are open to what -------------------------------------------------------------
     def _shave_targets(self, state: State, seat: int) -> list[int]:

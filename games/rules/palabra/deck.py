@@ -8,6 +8,7 @@ The deck is data in this module, so the rules read no file at import time or lat
 """
 
 from functools import cache
+from typing import Any
 
 from games.engine.cards import Card, build_deck
 
@@ -109,13 +110,15 @@ LETTER_ROWS: tuple[tuple[str, int, str, int, int], ...] = (
     ("Z", 10, "RB", 0, 1),
 )
 
-_LETTERS = [
+Recipe = tuple[dict[str, Any], int]  # a card's fields and how many such cards a deck holds
+
+_LETTERS: list[Recipe] = [
     ({"kind": LETTER, "letter": letter, "value": value, "colors": colors, "stars": stars}, count)
     for letter, value, colors, stars, count in LETTER_ROWS
 ]
-_WILDS = ({"kind": WILD, "letter": None, "value": 0, "colors": ALL_COLOURS, "stars": 0}, 3)
-_VOWEL_CARDS = ({"kind": VOWEL, "letter": None, "value": 0, "colors": ALL_COLOURS, "stars": 0}, 2)
-_JOKERS = ({"kind": JOKER, "letter": None, "value": 0, "colors": "", "stars": 0}, 2)
+_WILDS: Recipe = ({"kind": WILD, "letter": None, "value": 0, "colors": ALL_COLOURS, "stars": 0}, 3)
+_VOWEL_CARDS: Recipe = ({"kind": VOWEL, "letter": None, "value": 0, "colors": ALL_COLOURS, "stars": 0}, 2)
+_JOKERS: Recipe = ({"kind": JOKER, "letter": None, "value": 0, "colors": "", "stars": 0}, 2)
 
 
 @cache

@@ -232,7 +232,7 @@ class Plays(Common):
     def _build_play(self, state: State, seat: int, action: Action) -> tuple[dict[str, Any], list[int]]:
         victim = action["seat"]
         if victim not in self._build_targets(state, seat):
-            raise errors.AppError(errors.NOT_ALLOWED, f"Seat {victim!r} has no word you can build on.")
+            raise errors.AppError(errors.NOT_ALLOWED, "That player has no word you can build on.")
         before, before_letters = self._spell(state, seat, action.get("before") or [])
         after, after_letters = self._spell(state, seat, action.get("after") or [])
         new = before + after

@@ -104,7 +104,7 @@ class Preplays(Common):
                 raise errors.AppError(errors.NOT_ALLOWED, "Only joker cards can joker a word.")
             victim = target["seat"]
             if victim not in self._joker_targets(state, seat):
-                raise errors.AppError(errors.NOT_ALLOWED, f"Seat {victim} has no word you can joker.")
+                raise errors.AppError(errors.NOT_ALLOWED, "That player has no word you can joker.")
             pieces.append({"seat": seat, "kind": "joker", "victim": victim, "cards": [card], "at": []})
         if len({piece["victim"] for piece in pieces}) != len(pieces):
             raise errors.AppError(errors.NOT_ALLOWED, "One joker per word.")
@@ -115,7 +115,7 @@ class Preplays(Common):
         """A checked shave: a single piece ``{seat, kind, victim, cards, at}`` (``at``: the positions covered)."""
         victim = action["seat"]
         if victim not in self._shave_targets(state, seat):
-            raise errors.AppError(errors.NOT_ALLOWED, f"You cannot shave seat {victim!r}'s word now.")
+            raise errors.AppError(errors.NOT_ALLOWED, "You cannot shave that player's word now.")
         word = state["table"][victim]
         items = action["cards"]
         if not items:

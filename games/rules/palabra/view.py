@@ -7,7 +7,7 @@ from typing import Any
 from games.engine.encounters import WordEncounter, played_and_seen
 from games.engine.errors import AppError
 from games.engine.events import Event
-from games.engine.game import Action, Scores, State, Status
+from games.engine.game import Action, Scores, State, Status, seat_ref
 from games.engine.turns import active_seats
 
 from .common import CHALLENGE, DECIDE, OVER, PLAY, PREPLAY, ROUND, VOTE, Common
@@ -15,11 +15,11 @@ from .deck import ALPHABET, VOWELS, deck_for
 from .simultaneous import face_down_cards
 
 SUMMARIES = {
-    PREPLAY: "Seat {turn}: pre-play or play",
-    PLAY: "Seat {turn}: play",
-    VOTE: "Vote on seat {turn}'s word",
-    DECIDE: "Seat {turn}: withdraw or insist",
-    CHALLENGE: "Challenge seat {turn}'s word or concede",
+    PREPLAY: "{turn}: pre-play or play",
+    PLAY: "{turn}: play",
+    VOTE: "Vote on {turn}'s word",
+    DECIDE: "{turn}: withdraw or insist",
+    CHALLENGE: "Challenge {turn}'s word or concede",
     ROUND: "Round {round}: everyone lays a play face down",
 }
 
@@ -45,14 +45,14 @@ def _word(ev: Event) -> str:
 # player's name). Face-down plays say only that something was laid.
 MOVE_LINES: dict[str, Callable[[Event], str]] = {
     "placed": lambda ev: (
-        f"built {_word(ev)} on seat {ev['word']['built_on']['seat']}'s word for {ev['word']['value']}"
+        f"built {_word(ev)} on {seat_ref(ev['word']['built_on']['seat'])}'s word for {ev['word']['value']}"
         if ev["word"].get("built_on")
         else f"played {_word(ev)} for {ev['word']['value']}"
         + ("" if ev["word"]["kind"] == "word" else f" ({ev['word']['kind']})")
     ),
     "proposed": lambda ev: f"played {_word(ev)}: the others vote",
-    "jokered": lambda ev: f"jokered seat {ev['victim']}'s word",
-    "shaved": lambda ev: f"shaved seat {ev['victim']}'s word for {ev['moved']}",
+    "jokered": lambda ev: f"jokered {seat_ref(ev['victim'])}'s word",
+    "shaved": lambda ev: f"shaved {seat_ref(ev['victim'])}'s word for {ev['moved']}",
     "vowel_play": lambda ev: f"showed {ev['count']} vowels for {ev['points']}",
     "exchanged": lambda ev: f"exchanged {ev['count']} card{'s' if ev['count'] != 1 else ''}",
     "passed": lambda ev: "passed",
@@ -78,7 +78,7 @@ class View(Common):
         if state["finished"]:
             return Status(phase=OVER, to_act=(), finished=True, summary=f"Game over ({state['end_reason']}).")
         phase = state["phase"]
-        summary = SUMMARIES[phase].format(turn=state["turn"], round=(state["round"] or {}).get("no"))
+        summary = SUMMARIES[phase].format(turn=seat_ref(state["turn"]), round=(state["round"] or {}).get("no"))
         return Status(
             phase=phase, to_act=tuple(self._waiting_for(state)), summary=summary, extra={"turn": state["turn"]}
         )
@@ -141,9 +141,13 @@ class View(Common):
 
     def body(self, state: State, seat: int | None) -> dict[str, Any]:
         deck = deck_for(state["options"])
-        shave = self._shave_options(state, seat) if self._offers(state, seat, "shave") else {}
-        joker = self._joker_targets(state, seat) if self._offers(state, seat, "joker") else []
-        build = self._build_targets(state, seat) if self._offers(state, seat, "build") else []
+        shave: dict[int, dict[int, list[int]]] = {}
+        joker: list[int] = []
+        build: list[int] = []
+        if seat is not None:  # only a player is offered pre-plays and builds
+            shave = self._shave_options(state, seat) if self._offers(state, seat, "shave") else {}
+            joker = self._joker_targets(state, seat) if self._offers(state, seat, "joker") else []
+            build = self._build_targets(state, seat) if self._offers(state, seat, "build") else []
         table = []
         for owner, word in enumerate(state["table"]):
             if word:

@@ -1,7 +1,8 @@
 """Which spelled words stand: the lexicon lookup behind formal challenges and automatic checking.
 
-PALABRA is always a word (the rulebook rules so: it is the game's name). One-letter words other than A and O are
-refused before any check (``I`` would be capitalised). With ``short_words="common"`` a two- or three-letter word
+PALABRA is always a word (the rulebook rules so: it is the game's name), and so are A and O, the only one-letter
+words, whatever the word list says (the bundled ENABLE list has no one-letter words at all). Any other single letter
+is refused (``I`` would be capitalised). With ``short_words="common"`` a two- or three-letter word
 must also be on :data:`COMMON_SHORT_WORDS`, an everyday list (every entry is in ENABLE), so that Scrabble-only
 words such as QI, ZA or XU do not count; ``"all"`` takes whatever the lexicon takes.
 """
@@ -429,6 +430,10 @@ def look_up(letters: str, short_words: str, lexicon: WordList) -> dict[str, Any]
     if letters == ALWAYS_A_WORD:
         return {"word": letters, "key": letters, "in_lexicon": True, "legal": True, "why": "PALABRA is always a word"}
     key = lexicon.normalise(letters)
+    if len(letters) == 1:
+        legal = letters in ONE_LETTER_WORDS
+        why = "A and O are always words" if legal else "the only one-letter words are A and O"
+        return {"word": letters, "key": key, "in_lexicon": lexicon.is_word(key), "legal": legal, "why": why}
     found = lexicon.is_word(key)
     if not found:
         return {"word": letters, "key": key, "in_lexicon": False, "legal": False, "why": "not in the word list"}

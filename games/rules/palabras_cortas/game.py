@@ -29,6 +29,7 @@ from games.engine import (
     event,
     private,
     score,
+    seat_ref,
 )
 from games.engine.cards import Card, deal, shuffled_ids, take
 from games.engine.encounters import WordEncounter, played_and_seen
@@ -566,7 +567,7 @@ class PalabrasCortas(Game):
         return Status(
             phase,
             (state["turn"],),
-            summary=f"Hand {state['hand_number']} of {HANDS}: seat {state['turn']} to {verb}{last}.",
+            summary=f"Hand {state['hand_number']} of {HANDS}: {seat_ref(state['turn'])} to {verb}{last}.",
         )
 
     def describe_move(self, state: State, seat: int | None, action: dict[str, Any], public_events: list[Event]) -> str:

@@ -1,8 +1,15 @@
-// Grabble: the 15×15 board with its premiums, the racks, laying tiles (click a rack tile, then a square; click a
-// laid tile to take it back; a blank asks for its letter on a Greek keyboard), a parse form for every word the
-// tiles form, exchange, pass, hints (the best play's squares shown on the board, its words and score beside it: the
-// player still lays and parses it) and suggestions, the teacher's approval panel, the quiz turn by turn with the
-// answers and the analyses once marked, partial credit, and the play/learning/teaching scores.
+// Grabble: the 15×15 board with its premiums, the racks, laying tiles, a parse form for every word the tiles form,
+// exchange, pass, hints (the best play's squares shown on the board, its words and score beside it: the player
+// still lays and parses it) and suggestions, the teacher's approval panel (the word waiting is drawn on the board
+// where it was laid), the quiz turn by turn with the answers and the analyses once marked, partial credit, and the
+// play/learning/teaching scores.
+//
+// Laying tiles, as in the board games players know: click a square (again to turn the arrow across/down, or use
+// the arrow keys) and type the word — Greek letters or their Beta Code transliteration, mapped to the rack's tiles
+// by the key table the server sends (body.keys); a letter with no tile of its own takes a blank. Or tap a rack tile
+// and then a square, or tap a square and then the tiles in order, or drag tiles from the rack to the board (and
+// back, or onto another rack tile to reorder the rack); Shuffle mixes the rack. Backspace takes the last tile
+// back, Enter plays, Escape takes all back. The rack and the Play button stay on screen while tiles are laid.
 //
 // The server is the only referee: the words a placement forms, their scores, the bonus and the total, and the
 // Greek of a lemma typed in Beta Code come from a preview of the play (ctx.preview), asked for as tiles are laid
@@ -20,18 +27,28 @@ function fieldsFor(vocabulary, pos, parse) {
 
 // -- the board ----------------------------------------------------------------------------------------------------
 const sq = (row, col) => `${COLUMNS[col]}${row + 1}`;
+// A square's row and column, and the square `step` squares on in a direction (null off the board).
+const at = (name) => [Number(name.slice(1)) - 1, COLUMNS.indexOf(name[0])];
+function stepFrom(name, dir, step, size) {
+  const [r, c] = at(name);
+  const [row, col] = dir === "across" ? [r, c + step] : [r + step, c];
+  return row >= 0 && col >= 0 && row < size && col < size ? sq(row, col) : null;
+}
 
 // -- what the player is putting together survives re-renders ----------------------------------------------------
-let draft = { placed: [], selected: null, blankAt: null, exchanging: false, exchange: [] };
+// cursor: the square typing lays the next tile on, and the direction it moves in.
+const EMPTY_DRAFT = () => ({ placed: [], selected: null, blankAt: null, exchanging: false, exchange: [], cursor: null });
+let draft = EMPTY_DRAFT();
+let rackOrder = []; // tile ids, in the order the player keeps them (shuffle, drag): the page's own, never sent
 const parses = {}; // "play:ΛΟΓΟΣ" / "quiz3:ΛΟΓΟΣ" -> { lemma, pos, parse }
 const suggestion = { text: "", square: "", direction: "" };
 // The server's previews: of the play being laid (words, scores, bonus, total, lemmas) and of the quiz answer being
 // typed (lemmas). `key` is the action last asked about; an answer to an older one is dropped.
 const previews = { play: { key: null, tiles: null, result: null, error: "" }, quiz: { key: null, tiles: null, result: null, error: "" } };
-let latest = null; // { container, ctx } of the last render, for redraws after a click or a preview
+let latest = null; // { root, ctx } of the last render, for redraws after a click, a key, a drag or a preview
 
 function redraw() {
-  if (latest) render(latest.container, latest.ctx);
+  latest?.ctx.rerender();
 }
 
 function askPreview(slot, action, ctx) {
@@ -54,7 +71,7 @@ function resetPreview(slot) {
 // A lemma as the server read it: "→ λόγος" for Beta Code, "→ not Beta Code" when it is neither, nothing for Greek.
 function lemmaShown(slot, word, lemma) {
   const found = (slot.result?.lemmas || []).find((l) => l.word === word && l.lemma === lemma.trim());
-  if (!found || !found.beta_code) return "";
+  if (!found?.beta_code) return "";
   return found.greek ? `→ ${found.greek}` : "→ not Beta Code";
 }
 
@@ -69,7 +86,33 @@ function syncDraft(view, ctx) {
   draft.exchange = draft.exchange.filter((id) => rack.has(id));
   if (!rack.has(draft.selected)) draft.selected = null;
   if (!draft.placed.some((p) => p.square === draft.blankAt)) draft.blankAt = null;
-  if (!view.can.has("play")) draft = { placed: [], selected: null, blankAt: null, exchanging: false, exchange: [] };
+  if (draft.cursor && (draft.cursor.square in view.board || !view.can.has("play"))) draft.cursor = null;
+  if (!view.can.has("play")) draft = EMPTY_DRAFT();
+  const ids = [...rack];
+  rackOrder = [...rackOrder.filter((id) => rack.has(id)), ...ids.filter((id) => !rackOrder.includes(id))];
+}
+
+// The rack's tiles in the player's order.
+function orderedRack(view, ctx) {
+  const rack = view.racks?.[String(ctx.seat)] || [];
+  const byId = new Map(rack.map((t) => [t.id, t]));
+  return rackOrder.filter((id) => byId.has(id)).map((id) => byId.get(id));
+}
+
+function shuffleRack() {
+  for (let i = rackOrder.length - 1; i > 0; i -= 1) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [rackOrder[i], rackOrder[j]] = [rackOrder[j], rackOrder[i]];
+  }
+  redraw();
+}
+
+// Put `id` just before `before` in the rack (at the end when `before` is null).
+function moveInRack(id, before) {
+  if (id === before) return;
+  rackOrder = rackOrder.filter((x) => x !== id);
+  const index = before === null ? -1 : rackOrder.indexOf(before);
+  rackOrder.splice(index < 0 ? rackOrder.length : index, 0, id);
 }
 
 function parseFor(key) {
@@ -86,12 +129,14 @@ function payload(vocabulary, word, entry) {
 }
 
 // -- pieces -------------------------------------------------------------------------------------------------------
-function tile(letter, value, { blank = false, extra = "", label, onClick, testid, dataset } = {}) {
+function tile(letter, value, { blank = false, extra = "", label, onClick, testid, dataset, onDrag } = {}) {
   const body = [el("span", { className: "gr-letter greek", lang: "grc" }, letter || "·"), el("span", { className: "gr-value" }, String(value))];
   const props = { className: `gr-tile${blank ? " is-blank" : ""}${extra}`, title: `${letter || "blank"}, ${value} point${value === 1 ? "" : "s"}`, dataset };
   if (testid) props["data-testid"] = testid;
   if (!onClick) return el("span", props, body);
-  return el("button", { ...props, type: "button", "aria-label": label, on: { click: onClick } }, body);
+  const on = { click: onClick };
+  if (onDrag) on.pointerdown = onDrag;
+  return el("button", { ...props, type: "button", "aria-label": label, on }, body);
 }
 
 function greek(text, props = {}) {
@@ -99,7 +144,7 @@ function greek(text, props = {}) {
 }
 
 function select(label, options, value, onChange, testid) {
-  return el("select", { "aria-label": label, "data-testid": testid, dataset: { focus: label }, on: { change: (e) => onChange(e.target.value) } },
+  return el("select", { "aria-label": label, "data-testid": testid, on: { change: (e) => onChange(e.target.value) } },
     options.map(([v, text]) => el("option", { value: v, selected: v === value }, text)));
 }
 
@@ -112,7 +157,7 @@ function parseForm(view, word, key, slot, onLemma, extra = "") {
   const preview = el("span", { className: "gr-preview greek", lang: "grc", "data-testid": "lemma-preview" }, lemmaShown(slot, word, entry.lemma));
   const lemma = el("input", {
     type: "text", value: entry.lemma, maxLength: 60, autocomplete: "off", spellcheck: false, lang: "grc", className: "greek",
-    "aria-label": `Lemma of ${word}`, placeholder: "λόγος or lo/gos", dataset: { focus: `Lemma of ${word}` },
+    "aria-label": `Lemma of ${word}`, placeholder: "λόγος or lo/gos",
     on: { input: (e) => { entry.lemma = e.target.value; preview.textContent = lemmaShown(slot, word, entry.lemma); onLemma(); } },
   });
   const rerender = (change) => { change(); redraw(); };
@@ -170,6 +215,9 @@ function boardSection(view, ctx) {
   const placed = Object.fromEntries(draft.placed.map((p) => [p.square, p]));
   const rackTiles = new Map((view.racks?.[String(ctx.seat)] || []).map((t) => [t.id, t]));
   const hinted = Object.fromEntries((view.hint?.tiles || []).map((t) => [t.square, t]));
+  // The word waiting for the teacher, where it was laid (its tiles are not on the board until approved).
+  const waiting = Object.fromEntries((view.pending?.tiles || []).map((t) => [t.square, t]));
+  const cursor = draft.cursor;
   const cells = [el("span", { className: "gr-corner" })];
   for (const c of COLUMNS) cells.push(el("span", { className: "gr-head" }, c));
   for (let r = 0; r < view.size; r += 1) {
@@ -178,42 +226,218 @@ function boardSection(view, ctx) {
       const name = sq(r, c);
       const onBoard = view.board[name];
       const mine = placed[name];
+      const pending = !onBoard ? waiting[name] : undefined;
       const premium = view.premiums[name];
       const centre = name === view.centre;
       const hint = !onBoard && !mine ? hinted[name] : undefined;
+      const isCursor = cursor?.square === name;
       let content = "";
       if (onBoard) content = tile(onBoard.letter, onBoard.value, { blank: onBoard.blank });
       else if (mine) {
         const face = rackTiles.get(mine.tile);
         content = tile(mine.letter || "?", face.value, {
           blank: face.letter === "", extra: " is-new", label: `Take ${mine.letter || "the blank"} back from ${name}`,
-          onClick: () => { draft.placed = draft.placed.filter((p) => p !== mine); redraw(); },
+          onClick: () => { takeBack(mine); redraw(); }, dataset: { tileId: mine.tile, from: name },
+          onDrag: (e) => startDrag(e, mine.tile, name),
         });
+      } else if (pending) {
+        content = tile(pending.letter, pending.value, { blank: pending.blank, extra: " is-pending" });
       } else if (hint) {
         content = tile(hint.letter, hint.blank ? 0 : rackTiles.get(hint.tile)?.value ?? 0, { blank: hint.blank, extra: " is-hint" });
       } else if (centre) content = el("span", { className: "gr-premium-label greek", lang: "grc" }, "★ ἄρχου");
       else if (premium) content = el("span", { className: "gr-premium-label" }, premium);
-      const label = `${name}${centre ? " ἄρχου, the centre (double word)" : premium ? ` ${PREMIUM_NAMES[premium]}` : ""}${hint ? `, hint: ${hint.letter}` : ""}`;
-      const props = { className: `gr-square${premium ? ` gr-${premium}` : ""}${centre ? " gr-centre" : ""}${hint ? " is-hinted" : ""}`, dataset: { square: name }, title: label };
+      const label = `${name}${centre ? " ἄρχου, the centre (double word)" : premium ? ` ${PREMIUM_NAMES[premium]}` : ""}${hint ? `, hint: ${hint.letter}` : ""}${pending ? `, waiting: ${pending.letter}` : ""}`;
+      const classes = `gr-square${premium ? ` gr-${premium}` : ""}${centre ? " gr-centre" : ""}${hint ? " is-hinted" : ""}${pending ? " is-waiting" : ""}${isCursor ? ` is-cursor is-${cursor.dir}` : ""}`;
+      const props = { className: classes, dataset: { square: name }, title: label };
       const free = !onBoard && !mine;
-      if (free && can.has("play") && draft.selected !== null) {
-        cells.push(el("button", { ...props, type: "button", "aria-label": label, on: { click: () => placeSelected(name, rackTiles, ctx) } }, content));
+      if (free && can.has("play")) {
+        const click = () => {
+          if (draft.selected !== null) placeSelected(name, rackTiles);
+          else pointAt(name);
+          redraw();
+        };
+        const arrow = isCursor ? el("span", { className: "gr-arrow", "aria-hidden": "true" }, cursor.dir === "across" ? "→" : "↓") : "";
+        const what = isCursor ? `, typing ${cursor.dir} from here` : "";
+        cells.push(el("button", { ...props, type: "button", "aria-label": `${label}${what}`, on: { click } }, content, arrow));
       } else {
         cells.push(el("div", props, content));
       }
     }
   }
+  const help = can.has("play") && !draft.exchanging
+    ? el("p", { className: "help gr-board-help" }, cursor
+      ? `Type the word ${cursor.dir} from ${cursor.square} (Greek or Beta Code: a b g d e z h q i k l m n c o p r s t u f x y w), or tap rack tiles. Click the square again to go ${cursor.dir === "across" ? "down" : "across"}.`
+      : "Click a square and type a word, tap a tile and then a square, or drag tiles onto the board.")
+    : "";
   return el("section", { className: "card gr-board-card" },
-    el("div", { className: "gr-board", "data-testid": "board", role: "grid", "aria-label": "The board" }, cells));
+    el("div", { className: "gr-board", "data-testid": "board", role: "grid", "aria-label": "The board" }, cells), help);
 }
 
-function placeSelected(name, rackTiles, ctx) {
+// -- laying tiles -------------------------------------------------------------------------------------------------
+function placeSelected(name, rackTiles) {
   const face = rackTiles.get(draft.selected);
   draft.placed.push({ tile: draft.selected, square: name, letter: face.letter });
   if (face.letter === "") draft.blankAt = name;
   draft.selected = null;
+}
+
+function takeBack(placed) {
+  draft.placed = draft.placed.filter((p) => p !== placed);
+  if (draft.blankAt === placed.square) draft.blankAt = null;
+}
+
+// Click on a free square: typing starts there (across); clicking it again turns the direction.
+function pointAt(name) {
+  if (draft.cursor?.square === name) draft.cursor.dir = draft.cursor.dir === "across" ? "down" : "across";
+  else draft.cursor = { square: name, dir: draft.cursor?.dir || "across" };
+}
+
+function occupied(view, name) {
+  return name in view.board || draft.placed.some((p) => p.square === name);
+}
+
+// The first free square from `name` on in the cursor's direction (skipping the tiles already there).
+function freeFrom(view, name, dir) {
+  let here = name;
+  while (here && occupied(view, here)) here = stepFrom(here, dir, 1, view.size);
+  return here;
+}
+
+// Lay a rack tile on the cursor's square and move the cursor on. A blank takes `letter` when it is given.
+function layAtCursor(view, tileFace, letter) {
+  const square = freeFrom(view, draft.cursor.square, draft.cursor.dir);
+  if (!square) return false;
+  const blank = tileFace.letter === "";
+  draft.placed.push({ tile: tileFace.id, square, letter: blank ? letter || "" : tileFace.letter });
+  if (blank && !letter) draft.blankAt = square;
+  const next = stepFrom(square, draft.cursor.dir, 1, view.size);
+  const free = next && freeFrom(view, next, draft.cursor.dir);
+  draft.cursor = free ? { square: free, dir: draft.cursor.dir } : null;
+  return true;
+}
+
+// A letter typed: the first rack tile (in the player's order) showing it, else a blank standing for it.
+function typeLetter(view, ctx, letter) {
+  if (!draft.cursor) return false;
+  const laid = new Set(draft.placed.map((p) => p.tile));
+  const free = orderedRack(view, ctx).filter((t) => !laid.has(t.id));
+  const face = free.find((t) => t.letter === letter) || free.find((t) => t.letter === "");
+  if (!face) return false;
+  return layAtCursor(view, face, letter);
+}
+
+function onKey(event) {
+  if (!latest || event.ctrlKey || event.metaKey || event.altKey) return;
+  const target = event.target;
+  if (target instanceof HTMLElement && (target.isContentEditable || ["INPUT", "SELECT", "TEXTAREA"].includes(target.tagName))) return;
+  const { ctx } = latest;
+  const view = gameView(ctx.view);
+  if (!view.can.has("play") || draft.exchanging || !latest.root.isConnected) return;
+  const key = event.key;
+  let handled = true;
+  if (key === "Escape") { draft.placed = []; draft.blankAt = null; draft.cursor = null; draft.selected = null; }
+  else if (key === "Backspace") {
+    const last = draft.placed.at(-1);
+    if (!last) handled = false;
+    else { takeBack(last); draft.cursor = { square: last.square, dir: draft.cursor?.dir || "across" }; }
+  } else if (key === "Enter") {
+    if (!draft.cursor && !draft.placed.length) return;
+    const play = latest.root.querySelector("[data-testid=play]");
+    if (play && !play.disabled) play.click();
+  } else if (key.startsWith("Arrow")) {
+    if (!draft.cursor) return;
+    const dir = key === "ArrowLeft" || key === "ArrowRight" ? "across" : "down";
+    const step = key === "ArrowLeft" || key === "ArrowUp" ? -1 : 1;
+    if (draft.cursor.dir !== dir && step === 1) draft.cursor.dir = dir;
+    else {
+      const next = stepFrom(draft.cursor.square, dir, step, view.size);
+      if (next) draft.cursor = { square: next, dir };
+    }
+  } else if (key === " ") {
+    if (!draft.cursor) return;
+    draft.cursor.dir = draft.cursor.dir === "across" ? "down" : "across";
+  } else {
+    // A key the server's key table knows (accents typed with a Greek keyboard are dropped first).
+    const letter = view.keys?.[key] ?? view.keys?.[key.normalize("NFD").replace(/\p{M}/gu, "")];
+    if (!letter || !draft.cursor) return;
+    handled = typeLetter(view, ctx, letter);
+  }
+  if (handled) { event.preventDefault(); redraw(); }
+}
+document.addEventListener("keydown", onKey);
+
+// -- dragging tiles (pointer events: a mouse, a finger or a pen) ---------------------------------------------------
+// A drag starts on a rack tile or a tile laid this turn; it ends on a free square (lay it there), on a rack tile (put
+// it back before that tile) or on the rack (put it back at the end). A press without a move stays a click.
+let drag = null; // { id, from (square or null), x, y, ghost }
+let swallowClickUntil = 0;
+
+function startDrag(event, id, from) {
+  if (event.button !== 0 || !latest) return;
+  drag = { id, from, x: event.clientX, y: event.clientY, ghost: null, source: event.currentTarget };
+}
+
+function dropTarget(x, y) {
+  const node = document.elementFromPoint(x, y);
+  if (!node || !latest?.root.contains(node)) return null;
+  return node.closest("[data-square], [data-testid=rack-tile], [data-testid=my-rack]");
+}
+
+document.addEventListener("pointermove", (event) => {
+  if (!drag) return;
+  if (!drag.ghost) {
+    if (Math.hypot(event.clientX - drag.x, event.clientY - drag.y) < 6) return;
+    drag.ghost = drag.source.cloneNode(true);
+    drag.ghost.classList.add("gr-ghost");
+    const box = drag.source.getBoundingClientRect();
+    drag.ghost.style.width = `${box.width}px`;
+    drag.ghost.style.height = `${box.height}px`;
+    document.body.append(drag.ghost);
+  }
+  drag.ghost.style.left = `${event.clientX}px`;
+  drag.ghost.style.top = `${event.clientY}px`;
+  for (const n of document.querySelectorAll(".is-drop")) n.classList.remove("is-drop");
+  dropTarget(event.clientX, event.clientY)?.classList.add("is-drop");
+});
+
+function endDrag(event) {
+  if (!drag) return;
+  const { id, ghost } = drag;
+  drag = null;
+  if (!ghost) return;
+  ghost.remove();
+  swallowClickUntil = Date.now() + 50;
+  if (event.type !== "pointerup" || !latest) return;
+  const target = dropTarget(event.clientX, event.clientY);
+  if (!target) { redraw(); return; }
+  const view = gameView(latest.ctx.view);
+  const laid = draft.placed.find((p) => p.tile === id);
+  if (target.dataset.square) {
+    const square = target.dataset.square;
+    if (occupied(view, square) || !view.can.has("play")) { redraw(); return; }
+    if (laid) {
+      if (draft.blankAt === laid.square) draft.blankAt = square;
+      laid.square = square;
+    } else {
+      const face = (view.racks?.[String(latest.ctx.seat)] || []).find((t) => t.id === id);
+      if (!face) return;
+      draft.placed.push({ tile: id, square, letter: face.letter });
+      if (face.letter === "") draft.blankAt = square;
+    }
+    draft.selected = null;
+  } else {
+    if (laid) takeBack(laid);
+    const before = target.dataset.tileId === undefined ? null : Number(target.dataset.tileId);
+    moveInRack(id, before);
+  }
   redraw();
 }
+document.addEventListener("pointerup", endDrag);
+document.addEventListener("pointercancel", endDrag);
+// The click that ends a drag is not a tap on a tile or a square.
+document.addEventListener("click", (event) => {
+  if (Date.now() < swallowClickUntil) { event.stopPropagation(); event.preventDefault(); }
+}, true);
 
 function keyboard(view) {
   const choose = (letter) => {
@@ -227,44 +451,73 @@ function keyboard(view) {
     [...view.alphabet].map((letter) => el("button", { className: "btn gr-key greek", lang: "grc", type: "button", on: { click: () => choose(letter) } }, letter)));
 }
 
+// The rack and what to do with it, in one bar that stays on screen while tiles are laid (sticky on a phone): the
+// tiles in the player's order, the blank's keyboard, the server's score of the placement, Play, Take all back,
+// Shuffle, Exchange, Pass and Hint.
 function rackSection(view, ctx) {
   const can = view.can;
   const rack = view.racks?.[String(ctx.seat)];
   if (!rack) return "";
   const laid = new Set(draft.placed.map((p) => p.tile));
-  const tiles = rack.filter((t) => !laid.has(t.id)).map((t) => {
+  const tiles = orderedRack(view, ctx).filter((t) => !laid.has(t.id)).map((t) => {
     const picked = draft.exchanging ? draft.exchange.includes(t.id) : draft.selected === t.id;
-    const onClick = draft.exchanging
-      ? () => { draft.exchange = picked ? draft.exchange.filter((id) => id !== t.id) : [...draft.exchange, t.id]; redraw(); }
-      : can.has("play") ? () => { draft.selected = picked ? null : t.id; redraw(); } : undefined;
-    const verb = draft.exchanging ? (picked ? "Keep" : "Exchange") : (picked ? "Put down" : "Pick up");
+    let onClick;
+    if (draft.exchanging) onClick = () => { draft.exchange = picked ? draft.exchange.filter((id) => id !== t.id) : [...draft.exchange, t.id]; redraw(); };
+    else if (can.has("play")) {
+      onClick = () => {
+        if (draft.cursor && !picked) layAtCursor(view, t, "");
+        else draft.selected = picked ? null : t.id;
+        redraw();
+      };
+    }
+    const verb = draft.exchanging ? (picked ? "Keep" : "Exchange") : draft.cursor ? `Lay on ${draft.cursor.square}:` : (picked ? "Put down" : "Pick up");
     return tile(t.letter, t.value, {
       blank: t.letter === "", extra: picked ? " is-picked" : "", label: `${verb} ${t.letter || "the blank"}`, onClick,
       testid: "rack-tile", dataset: { tileId: t.id, letter: t.letter },
+      onDrag: !draft.exchanging ? (e) => startDrag(e, t.id, null) : undefined,
     });
   });
   const controls = [];
-  if (can.has("play") && !draft.exchanging) {
-    controls.push(el("p", { className: "help" }, draft.selected !== null ? "Now click a square of the board." : "Click a tile, then a square; click a laid tile to take it back."));
+  const playing = can.has("play") && !draft.exchanging;
+  const slot = previews.play;
+  const blankLeft = draft.placed.some((p) => !p.letter);
+  const words = [...new Set((slot.result?.words || []).map((w) => w.word))];
+  if (playing && draft.placed.length) {
+    controls.push(el("button", { className: "btn btn-primary", type: "button", disabled: !words.length || blankLeft, "data-testid": "play",
+      on: { click: () => sendPlay(view, ctx) } }, words.length ? `Play ${words.join(", ")}` : "Play"));
+    controls.push(el("button", { className: "btn", type: "button", on: { click: () => { draft.placed = []; draft.blankAt = null; redraw(); } } }, "Take all back"));
+  }
+  if (!draft.exchanging && rack.length > 1) {
+    controls.push(el("button", { className: "btn", type: "button", "data-testid": "shuffle", on: { click: shuffleRack } }, "Shuffle"));
   }
   if (can.has("exchange")) {
     if (draft.exchanging) {
       controls.push(el("button", { className: "btn btn-primary", type: "button", disabled: !draft.exchange.length,
         on: { click: () => ctx.send({ type: "exchange", tiles: draft.exchange }) } }, `Exchange ${draft.exchange.length} tile${draft.exchange.length === 1 ? "" : "s"}`));
       controls.push(el("button", { className: "btn", type: "button", on: { click: () => { draft.exchanging = false; draft.exchange = []; redraw(); } } }, "Cancel exchange"));
-    } else {
-      controls.push(el("button", { className: "btn", type: "button", on: { click: () => { draft.exchanging = true; draft.placed = []; draft.selected = null; redraw(); } } }, "Exchange tiles…"));
+    } else if (!draft.placed.length) {
+      controls.push(el("button", { className: "btn", type: "button", on: { click: () => { draft.exchanging = true; draft.placed = []; draft.selected = null; draft.cursor = null; redraw(); } } }, "Exchange tiles…"));
     }
   }
-  if (can.has("pass")) controls.push(el("button", { className: "btn", type: "button", on: { click: () => ctx.send({ type: "pass" }) } }, "Pass"));
-  if (can.has("hint")) {
+  if (can.has("pass") && !draft.placed.length && !draft.exchanging) controls.push(el("button", { className: "btn", type: "button", on: { click: () => ctx.send({ type: "pass" }) } }, "Pass"));
+  if (can.has("hint") && !draft.exchanging) {
     controls.push(el("button", { className: "btn", type: "button", "data-testid": "ask-hint", on: { click: () => ctx.send({ type: "hint" }) } },
       `Hint (${view.hints_left[ctx.seat]} left)`));
   }
-  return el("section", { className: "card gr-rack-card" },
-    el("h2", {}, "Your rack", draft.exchanging ? el("span", { className: "muted" }, " · choose the tiles to put back in the bag") : ""),
+  const result = playing && draft.placed.length ? slot.result : null;
+  let status = "";
+  if (draft.exchanging) status = el("p", { className: "help" }, "Choose the tiles to put back in the bag.");
+  else if (playing && blankLeft) status = el("p", { className: "help" }, "Choose the blank's letter.");
+  else if (result) {
+    status = el("p", { className: "gr-score-line", "data-testid": "move-score" }, result.words.map((w, i) => [i ? ", " : "", greek(w.word, { className: "greek gr-word" }), ` ${w.score}`]),
+      result.bonus ? ` + ${result.bonus} bonus` : "", ` = ${result.total} point${result.total === 1 ? "" : "s"}`);
+  } else if (playing && slot.error && draft.placed.length) status = el("p", { className: "error" }, slot.error);
+  else if (playing && draft.selected !== null) status = el("p", { className: "help" }, "Now click a square of the board.");
+  return el("section", { className: `card gr-rack-card${can.has("play") || can.has("exchange") ? " is-active" : ""}`, "data-testid": "rack-bar" },
+    el("h2", { className: "gr-rack-title" }, "Your rack"),
     el("div", { className: "gr-rack", "data-testid": "my-rack" }, tiles),
     draft.blankAt ? keyboard(view) : "",
+    status,
     el("div", { className: "gr-controls" }, controls));
 }
 
@@ -280,30 +533,41 @@ function hintSection(view) {
     el("p", { className: "muted" }, `On ${hint.tiles.map((t) => t.square).join(", ")}, marked on the board. Lay the tiles and parse every word to play it.`));
 }
 
+function playTiles(view, ctx) {
+  const rackTiles = new Map(view.racks[String(ctx.seat)].map((t) => [t.id, t]));
+  return draft.placed.map((p) => ({ tile: p.tile, square: p.square, ...(rackTiles.get(p.tile).letter === "" ? { letter: p.letter } : {}) }));
+}
+
+function sendPlay(view, ctx) {
+  const words = [...new Set((previews.play.result?.words || []).map((w) => w.word))];
+  ctx.send({ type: "play", tiles: playTiles(view, ctx), parses: words.map((w) => payload(view.vocabulary, w, parseFor(`play:${w}`))) });
+}
+
+function playPreviewAction(view, ctx) {
+  const words = [...new Set((previews.play.result?.words || []).map((w) => w.word))];
+  return { type: "play", tiles: playTiles(view, ctx), parses: lemmasOf(words, "play") };
+}
+
+// Ask the server about the tiles laid, before anything is drawn (the rack bar shows the score and the words).
+function askPlayPreview(view, ctx) {
+  const slot = previews.play;
+  if (!view.can.has("play") || !draft.placed.length || draft.placed.some((p) => !p.letter)) { resetPreview(slot); return; }
+  askPreview(slot, playPreviewAction(view, ctx), ctx);
+}
+
+// The words the tiles laid form (as the server's preview says), each with its parse form. Play is in the rack bar.
 function moveSection(view, ctx) {
   const slot = previews.play;
-  if (!view.can.has("play") || !draft.placed.length) { resetPreview(slot); return ""; }
-  const rackTiles = new Map(view.racks[String(ctx.seat)].map((t) => [t.id, t]));
+  if (!view.can.has("play") || !draft.placed.length) return "";
   const blankLeft = draft.placed.some((p) => !p.letter);
-  const tiles = draft.placed.map((p) => ({ tile: p.tile, square: p.square, ...(rackTiles.get(p.tile).letter === "" ? { letter: p.letter } : {}) }));
   const words = [...new Set((slot.result?.words || []).map((w) => w.word))];
-  const previewAction = () => ({ type: "play", tiles, parses: lemmasOf(words, "play") });
-  if (blankLeft) resetPreview(slot);
-  else askPreview(slot, previewAction(), ctx);
+  const previewAction = () => playPreviewAction(view, ctx);
   const scored = new Map((slot.result?.words || []).map((w) => [w.word, w.score]));
-  const send = () => ctx.send({ type: "play", tiles, parses: words.map((w) => payload(view.vocabulary, w, parseFor(`play:${w}`))) });
-  const result = slot.result;
   return el("section", { className: "card gr-move", "data-testid": "move" },
-    el("h2", {}, "Your move"),
+    el("h2", {}, words.length ? "Parse every word" : "Your move"),
     slot.error ? el("p", { className: "message message-error" }, slot.error) : "",
     blankLeft ? el("p", { className: "help" }, "Choose the blank's letter first.") : "",
-    result ? el("p", { "data-testid": "move-score" }, result.words.map((w, i) => [i ? ", " : "", greek(w.word, { className: "greek gr-word" }), ` ${w.score}`]),
-      result.bonus ? ` + ${result.bonus} bonus` : "", ` = ${result.total} point${result.total === 1 ? "" : "s"}`) : "",
-    words.map((w) => parseForm(view, w, `play:${w}`, slot, () => askPreview(slot, previewAction(), ctx), el("span", { className: "muted" }, ` ${scored.get(w)} points`))),
-    el("div", { className: "gr-controls" },
-      el("button", { className: "btn btn-primary", type: "button", disabled: !words.length || blankLeft, "data-testid": "play", on: { click: send } },
-        `Play ${words.join(", ")}`),
-      el("button", { className: "btn", type: "button", on: { click: () => { draft.placed = []; draft.blankAt = null; redraw(); } } }, "Take all back")));
+    words.map((w) => parseForm(view, w, `play:${w}`, slot, () => askPreview(slot, previewAction(), ctx), el("span", { className: "muted" }, ` ${scored.get(w)} points`))));
 }
 
 function suggestionsSection(view, ctx) {
@@ -319,8 +583,8 @@ function suggestionsSection(view, ctx) {
     suggestion.text = "";
     ctx.send(action);
   } } },
-  el("input", { type: "text", className: "greek", lang: "grc", value: suggestion.text, maxLength: 60, "aria-label": "Suggested word", placeholder: "a word", dataset: { focus: "Suggested word" }, on: { input: (e) => { suggestion.text = e.target.value; } } }),
-  el("input", { type: "text", value: suggestion.square, maxLength: 3, size: 4, "aria-label": "Square (optional)", placeholder: "H8", dataset: { focus: "Square (optional)" }, on: { input: (e) => { suggestion.square = e.target.value; } } }),
+  el("input", { type: "text", className: "greek", lang: "grc", value: suggestion.text, maxLength: 60, "aria-label": "Suggested word", placeholder: "a word", on: { input: (e) => { suggestion.text = e.target.value; } } }),
+  el("input", { type: "text", value: suggestion.square, maxLength: 3, size: 4, "aria-label": "Square (optional)", placeholder: "H8", on: { input: (e) => { suggestion.square = e.target.value; } } }),
   select("Direction (optional)", [["", "either way"], ["across", "across"], ["down", "down"]], suggestion.direction, (v) => { suggestion.direction = v; }),
   el("button", { className: "btn", type: "submit" }, `Suggest to ${ctx.name(view.turn)}`)) : "";
   return el("section", { className: "card gr-suggestions", "data-testid": "suggestions" },
@@ -342,8 +606,8 @@ function approvalSection(view, ctx) {
     pending.unknown.includes(w.word) ? el("span", { className: "badge badge-warn" }, "not in the lexicon") : "", " — ", givenText(view, w.given)));
   let controls = el("p", { className: "muted" }, "The teacher decides whether these words stand.");
   if (can.has("approve")) {
-    const gloss = el("input", { type: "text", maxLength: 200, "aria-label": "Gloss (meaning)", placeholder: "meaning, for the quiz" });
-    const reason = el("input", { type: "text", maxLength: 200, "aria-label": "Reason", placeholder: "why not (optional)" });
+    const gloss = el("input", { type: "text", maxLength: 200, "aria-label": "Gloss (meaning)", placeholder: "meaning, for the quiz", dataset: { keep: "approval:gloss" } });
+    const reason = el("input", { type: "text", maxLength: 200, "aria-label": "Reason", placeholder: "why not (optional)", dataset: { keep: "approval:reason" } });
     controls = el("div", { className: "gr-controls" },
       gloss, el("button", { className: "btn btn-primary", type: "button", on: { click: () => ctx.send({ type: "approve", gloss: gloss.value }) } }, "Approve"),
       reason, el("button", { className: "btn", type: "button", on: { click: () => ctx.send({ type: "reject", reason: reason.value }) } }, "Reject"));
@@ -480,25 +744,24 @@ function gameView(envelope) {
   };
 }
 
-export function render(container, ctx) {
-  latest = { container, ctx };
+// The kit draws the page around this (the banner, the last move, errors next to their control, every control disabled
+// while an action is in flight or the table is paused); Grabble draws all of its own controls and its own scores
+// table (beside the board, with the play, learning and teaching parts).
+export const handles = "all";
+export const showPlayers = false;
+
+export function render(ctx) {
   const view = gameView(ctx.view);
   syncDraft(view, ctx);
-  // Keep the caret where the player was typing when someone else's move redraws the page.
-  const active = document.activeElement;
-  const focusKey = container.contains(active) ? active.dataset.focus : undefined;
-  const caret = focusKey && active.selectionStart !== undefined ? [active.selectionStart, active.selectionEnd] : null;
-  container.replaceChildren(el("div", { className: "gr" },
-    el("div", { className: "gr-main" }, boardSection(view, ctx),
-      el("div", { className: "gr-side" }, scoresSection(view, ctx), rackSection(view, ctx), hintSection(view), moveSection(view, ctx),
-        approvalSection(view, ctx), quizSection(view, ctx), suggestionsSection(view, ctx))),
+  askPlayPreview(view, ctx);
+  const root = el("div", { className: "gr" },
+    // On a wide screen the board is on the left, the rest on the right; on a phone the board comes first with the
+    // rack bar kept on screen below it (see grabble.css).
+    el("div", { className: "gr-main" }, boardSection(view, ctx), scoresSection(view, ctx), rackSection(view, ctx),
+      el("div", { className: "gr-side" }, moveSection(view, ctx), approvalSection(view, ctx), hintSection(view), quizSection(view, ctx),
+        suggestionsSection(view, ctx))),
     sheetSection(view, ctx),
-    othersSection(view, ctx)));
-  if (focusKey) {
-    const again = [...container.querySelectorAll("[data-focus]")].find((n) => n.dataset.focus === focusKey);
-    if (again) {
-      again.focus();
-      if (caret && again.setSelectionRange) try { again.setSelectionRange(...caret); } catch { /* not a text field */ }
-    }
-  }
+    othersSection(view, ctx));
+  latest = { root, ctx };
+  return root;
 }

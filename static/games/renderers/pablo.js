@@ -1,7 +1,7 @@
+import { el } from "../dom.js";
 // Pablo: every player's field as cards in their fixed places (face down unless the view shows you the face), the
 // draw and discard piles, the card you hold, the special card's action as a prompt, a Match button, Pablo, the
 // reveal and the scores. Everything comes from the view: legal cards are the action's choices, never computed here.
-import { el } from "../dom.js";
 
 const SUIT = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const RED = new Set(["H", "D"]);
@@ -42,7 +42,7 @@ function stepNow() {
   return picking ? picking.steps[0] : null;
 }
 
-function canPick(view, ctx, owner, slot) {
+function canPick(ctx, owner, slot) {
   if (!picking) return false;
   const { spec } = picking;
   const step = stepNow();
@@ -53,7 +53,7 @@ function canPick(view, ctx, owner, slot) {
   return false;
 }
 
-function pick(view, ctx, owner, slot) {
+function pick(ctx, owner, slot) {
   const step = picking.steps.shift();
   if (step === "own") picking.action.slot = slot;
   if (step === "mine") picking.action.mine = slot;
@@ -92,7 +92,7 @@ function cardFace(c, extra = "") {
 function slotButton(view, ctx, owner, s) {
   if (s.empty) return el("span", { className: "pb-card pb-empty", "aria-label": "empty place" });
   const known = s.card !== undefined;
-  const pickable = canPick(view, ctx, owner, s.slot);
+  const pickable = canPick(ctx, owner, s.slot);
   const looked = view.body.king_look && view.body.king_look.owner === owner && view.body.king_look.slot === s.slot;
   const classes = ["pb-card", known ? "pb-face" : "pb-back", known && RED.has(s.suit) ? "pb-red" : "",
     pickable ? "is-pickable" : "", looked ? "is-looked" : "", s.seen ? `seen-${s.seen}` : ""].filter(Boolean).join(" ");
@@ -100,7 +100,7 @@ function slotButton(view, ctx, owner, s) {
   return el("button", {
     type: "button", className: classes, disabled: !pickable, "aria-label": label,
     dataset: { owner: String(owner), slot: String(s.slot), testid: `card-${owner}-${s.slot}` },
-    on: { click: () => { if (canPick(view, ctx, owner, s.slot)) pick(view, ctx, owner, s.slot); } },
+    on: { click: () => { if (canPick(ctx, owner, s.slot)) pick(ctx, owner, s.slot); } },
   }, known ? cardFace(s) : el("span", { className: "pb-backmark" }, String(s.slot + 1)));
 }
 
@@ -176,10 +176,10 @@ function results(view, ctx) {
   const totals = el("tr", {}, el("th", {}, "Total"), last.totals.map((t) => el("th", { className: "num" }, show(t))));
   return el("section", { className: "card pb-results", dataset: { testid: "results" } }, el("h2", {}, "Scores"),
     el("div", { className: "pb-scroll" }, el("table", { className: "table" }, el("thead", {}, head), el("tbody", {}, rows, totals))),
-    view.finished ? el("p", {}, `Game over: ${view.winners.map(ctx.name).join(" and ")} won with the lowest score.`) : "");
+    view.finished ? el("p", {}, "The lowest score wins.") : "");
 }
 
-export function prompt(view, ctx) {
+export function prompt(view, _ctx) {
   const b = view.body;
   const mine = (t) => offered(view, t);
   if (view.phase === "peek") return mine("first_look") ? `Look at two of your cards (${b.first_looks} of 2 seen), then say you remember them.` : mine("ready") ? "Remember your cards, then say so." : "";
@@ -231,22 +231,27 @@ export function describe(event, ctx) {
   }
 }
 
-export function render(container, ctx) {
+export const handles = ["match", ...BUTTONS, ...Object.keys(STEPS)];
+
+// Pablo scores are points against: the kit's table shows the running totals; the rounds are in "Scores" above.
+export function columns(ctx) {
+  const b = ctx.view.body;
+  return [{ head: "Cards", className: "num", testid: "count", cell: (p) => String(b.fields.find((f) => f.seat === p.seat)?.slots.filter((s) => !s.empty).length ?? "") }];
+}
+
+export function render(ctx) {
   const { view } = ctx;
-  ctx.rerender = () => render(container, ctx);
   if (picking && !offered(view, picking.action.type)) picking = null;
   if (picking) picking.spec = offered(view, picking.action.type);
   const b = view.body;
   const order = b.fields.filter((f) => f.slots.length || f.seat === ctx.seat);
   const mineFirst = [...order.filter((f) => f.seat === ctx.seat), ...order.filter((f) => f.seat !== ctx.seat)];
   const options = [b.reminders ? "reminders on" : "", b.number_words ? "number words" : ""].filter(Boolean);
-  container.replaceChildren(
-    el("div", { className: "pablo" },
-      el("p", { className: "muted" }, `Round ${b.round}`, b.pablo !== null ? ` · ${ctx.name(b.pablo)} called Pablo` : "",
-        options.length ? ` · ${options.join(", ")}` : ""),
-      piles(view, ctx),
-      controls(view, ctx),
-      mineFirst.map((f) => fieldOf(view, ctx, f)),
-      view.last_move ? el("p", { className: "muted" }, "Last move: ", view.last_move.seat === null ? "" : `${ctx.name(view.last_move.seat)} `, view.last_move.text) : "",
-      results(view, ctx)));
+  return el("div", { className: "pablo" },
+    el("p", { className: "muted" }, `Round ${b.round}`, b.pablo !== null ? ` · ${ctx.name(b.pablo)} called Pablo` : "",
+      options.length ? ` · ${options.join(", ")}` : ""),
+    piles(view, ctx),
+    controls(view, ctx),
+    mineFirst.map((f) => fieldOf(view, ctx, f)),
+    results(view, ctx));
 }

@@ -1,8 +1,8 @@
+import { el } from "../dom.js";
 // Pala: your hand (legal plays marked from the view's actions and their choices), the bids (colour chips or the bid
 // board), the trick in front of each player (mixes and smears drawn as such), banked cards, and the scores per round
 // and in total. Colour names and numbers come from the view (the table's card language); every card shows its name
 // and number, never colour alone. The server is the referee: nothing here decides what is legal.
-import { el } from "../dom.js";
 
 const CHIPS = ["white", "red", "blue", "yellow", "orange", "green", "purple"];
 let chosen = { key: null, chips: new Set(), card: null, cancels: new Set() };
@@ -61,7 +61,7 @@ export function prompt(view) {
   if (view.phase === "bid") return body.variant === "impressionism" ? "put a card on the bid board, or pass." : "bid your colour chips, or the white chip for a null bid.";
   if (view.phase === "tie") return "you are tied: win or lose the tie?";
   if (view.phase === "cancel") return "choose the cards your Cancel cards remove.";
-  if (view.phase === "play") return body.trick && body.trick.plays.length ? "play on the trick." : "lead a card.";
+  if (view.phase === "play") return body.trick?.plays.length ? "play on the trick." : "lead a card.";
   return "";
 }
 
@@ -158,7 +158,7 @@ function playView(play, ctx, trick) {
 function trickSection(view, ctx) {
   const b = view.body;
   const parts = [];
-  if (b.trick && b.trick.plays.length) {
+  if (b.trick?.plays.length) {
     const t = b.trick;
     parts.push(el("p", {}, "Trick colour: ", chip(t.colour, ctx), t.smeared ? ` (led ${colourName(t.lead_colour, ctx)}, smeared)` : ""),
       el("ol", { className: "pala-trick", "data-testid": "trick" }, t.plays.map((p) => playView(p, ctx, t))));
@@ -167,7 +167,7 @@ function trickSection(view, ctx) {
   }
   if (b.last_trick) {
     const t = { ...b.last_trick, winning: b.last_trick.winner };
-    parts.push(el("details", { className: "pala-last", open: !(b.trick && b.trick.plays.length) },
+    parts.push(el("details", { className: "pala-last", open: !b.trick?.plays.length },
       el("summary", { "data-testid": "last-trick" }, `Last trick: ${ctx.name(t.winner)} won ${colourName(t.colour, ctx)}`),
       el("ol", { className: "pala-trick" }, t.plays.map((p) => playView(p, ctx, t)))));
   }
@@ -235,16 +235,15 @@ function banksSection(view, ctx) {
 
 function scoresSection(view, ctx) {
   const b = view.body;
+  if (!b.history.length) return "";
   const players = ctx.table.players;
   const head = el("tr", {}, el("th", {}, "Round"), players.map((p) => el("th", { className: "num" }, ctx.name(p.seat))));
   const rows = b.history.map((r) => el("tr", { "data-testid": "round-row" }, el("td", {}, String(r.round)),
     players.map((p) => el("td", { className: "num", title: why(r.details[p.seat], ctx) }, String(r.points[p.seat])))));
-  const total = el("tr", { className: "pala-total" }, el("th", {}, "Total"),
-    players.map((p) => el("td", { className: "num", "data-testid": `total-${p.seat}` }, String(b.totals[p.seat]), view.winners.includes(p.seat) ? " 🏆" : "")));
   const last = b.history.at(-1);
   const details = last ? el("ul", { className: "pala-why" }, players.map((p) => el("li", {}, `${ctx.name(p.seat)}: ${why(last.details[p.seat], ctx)}`))) : "";
-  return el("section", { className: "card" }, el("h2", {}, "Scores"),
-    el("div", { className: "pala-scroll" }, el("table", { className: "table", "data-testid": "scores" }, el("thead", {}, head), el("tbody", {}, rows, total))),
+  return el("section", { className: "card" }, el("h2", {}, "Rounds"),
+    el("div", { className: "pala-scroll" }, el("table", { className: "table", "data-testid": "scores" }, el("thead", {}, head), el("tbody", {}, rows))),
     last ? el("p", { className: "muted" }, `Round ${last.round}:`) : "", details);
 }
 
@@ -260,11 +259,20 @@ function why(d, ctx) {
   return `${lines.join(", ") || "nothing counted"}: ${d.points}`;
 }
 
-export function render(container, ctx) {
+// The kit's players table gets the cards in hand and the tricks won this round; the kit adds names and totals.
+export function columns(ctx) {
+  const b = ctx.view.body;
+  return [
+    { head: "Cards", className: "num", testid: "count", cell: (p) => String(b.hand_counts[p.seat]) },
+    { head: "Tricks", cell: (p) => (b.won[p.seat].length ? b.won[p.seat].map((x) => chip(x, ctx)) : el("span", { className: "muted" }, "—")) },
+  ];
+}
+
+export const handles = ["bid", "place", "pass", "lead", "copy", "junk", "mix", "smear", "win_tie", "lose_tie", "cancel"];
+
+export function render(ctx) {
   resetIfNew(ctx);
-  const rerender = () => render(container, ctx);
-  const c = { ...ctx, rerender };
   const { view } = ctx;
-  container.replaceChildren(el("div", { className: "pala", "data-testid": "pala", dataset: { phase: view.phase } },
-    headSection(view, c), decisionSection(view, c), handSection(view, c), trickSection(view, c), bidsSection(view, c), banksSection(view, c), scoresSection(view, c)));
+  return el("div", { className: "pala", "data-testid": "pala", dataset: { phase: view.phase } },
+    headSection(view, ctx), decisionSection(view, ctx), handSection(view, ctx), trickSection(view, ctx), bidsSection(view, ctx), banksSection(view, ctx), scoresSection(view, ctx));
 }

@@ -1,3 +1,4 @@
+import { el } from "../dom.js";
 // Palabra: your hand drawn as the cards are (colour plus a shape per colour, so colour-blind players can play;
 // stars as ★×2/★×3; wild, vowel and joker cards marked), every word on the table with its value and lock, the
 // pre-plays (shave and joker targets highlighted, with which of your cards can shave which letter), the plays
@@ -5,7 +6,6 @@
 // challenge flow, the impatient timer, running scores, the pile and the others' card counts (never their cards).
 // It reads the game's own part in view.body and what it may offer in view.actions; every rule (which card can
 // shave what, what a play is worth, who won) comes from the server.
-import { el } from "../dom.js";
 
 const COLOURS = {
   R: { name: "red", shape: "●" },
@@ -183,26 +183,41 @@ export function describe(event, ctx) {
   }
 }
 
-function playersSection(view, ctx, scores) {
-  const words = new Map(view.table.map((w) => [w.seat, w]));
-  const ready = view.round?.seats || [];
-  const rows = ctx.table.players.map((p) => el("tr", {
-    className: `${view.turn === p.seat ? "is-turn" : ""}${p.removed ? " is-removed" : ""}`, dataset: { seat: p.seat },
-  },
-  el("td", {}, p.seat === ctx.seat ? `${p.name} (you)` : p.name, p.removed ? " (removed)" : "",
-    view.forfeits[p.seat] ? el("span", { className: "badge badge-warn" }, `misses ${view.forfeits[p.seat]}`) : "",
-    ready[p.seat]?.ready ? el("span", { className: "badge badge-ok" }, "ready") : ""),
-  el("td", { className: "num", "data-testid": `count-${p.seat}` }, String(view.hand_counts[p.seat])),
-  el("td", {}, words.has(p.seat) ? `${words.get(p.seat).letters.join("")} (${words.get(p.seat).value})` : el("span", { className: "muted" }, "—")),
-  el("td", { className: "num", "data-testid": `score-${p.seat}` }, String(scores[p.seat]))));
-  return el("section", { className: "card pa-players" },
-    el("div", { className: "card-head" }, el("h2", {}, "Players"),
-      el("span", { className: "pa-piles" },
-        el("span", { className: "chip", "data-testid": "pile" }, `Pile: ${view.pile}`),
-        el("span", { className: "chip" }, `Discards: ${view.discard}`))),
-    el("table", { className: "table" },
-      el("thead", {}, el("tr", {}, el("th", {}, "Player"), el("th", { className: "num" }, "Cards"), el("th", {}, "Word on the table"), el("th", { className: "num" }, "Score"))),
-      el("tbody", {}, rows)));
+// The kit's players table gets each player's cards in hand and word on the table; the kit adds names and scores.
+export function columns(ctx) {
+  const body = ctx.view.body;
+  const words = new Map(body.table.map((w) => [w.seat, w]));
+  return [
+    { head: "Cards", className: "num", testid: "count", cell: (p) => String(body.hand_counts[p.seat]) },
+    { head: "Word on the table", cell: (p) => (words.has(p.seat) ? `${words.get(p.seat).letters.join("")} (${words.get(p.seat).value})` : el("span", { className: "muted" }, "—")) },
+  ];
+}
+
+export function badges(p, ctx) {
+  const body = ctx.view.body;
+  const ready = body.round?.seats || [];
+  return [
+    body.forfeits[p.seat] ? el("span", { className: "badge badge-warn" }, `misses ${body.forfeits[p.seat]}`) : "",
+    ready[p.seat]?.ready ? el("span", { className: "badge badge-ok" }, "ready") : "",
+  ];
+}
+
+export const handles = ["word", "straight", "build", "flush", "vowels", "exchange", "pass", "vote", "withdraw", "insist",
+  "challenge", "concede", "check", "joker", "shave", "start_timer", "timer_expired"];
+
+// A challenge's result is announced to the whole table: who challenged, the verdict, and the turn lost.
+export function announce(event, ctx) {
+  if (event.type === "challenge") {
+    const word = event.lookup.word;
+    const verdict = event.upheld
+      ? `${word} is not in the word list: ${ctx.name(event.player)} takes it back.`
+      : `${word} is a word: it stands, and ${event.seat === ctx.seat ? "you miss" : `${ctx.name(event.seat)} misses`} a turn.`;
+    return `${ctx.who(event.seat)} challenged ${event.player === ctx.seat ? "your" : `${ctx.name(event.player)}'s`} word. ${verdict}`;
+  }
+  if (event.type === "teacher_check") {
+    return `The teacher checked ${event.lookup.word}: ${event.lookup.why}.`;
+  }
+  return "";
 }
 
 function lockText(word) {
@@ -272,7 +287,11 @@ function wordBox(word, view, ctx, { pending = false } = {}) {
 }
 
 function tableSection(view, ctx) {
-  return el("section", { className: "card pa-table", "data-testid": "table-words" }, el("h2", {}, "On the table"),
+  return el("section", { className: "card pa-table", "data-testid": "table-words" },
+    el("div", { className: "card-head" }, el("h2", {}, "On the table"),
+      el("span", { className: "pa-piles" },
+        el("span", { className: "chip", "data-testid": "pile" }, `Pile: ${view.pile}`),
+        el("span", { className: "chip" }, `Discards: ${view.discard}`))),
     view.table.length ? view.table.map((w) => wordBox(w, view, ctx)) : el("p", { className: "muted" }, "No words on the table yet."));
 }
 
@@ -449,9 +468,9 @@ function timerSection(view, ctx) {
   return el("section", { className: "card pa-timer" }, parts);
 }
 
-function tick(container, ctx) {
+function tick(ctx) {
   const view = { ...ctx.view.body, phase: ctx.view.phase, can: offered(ctx.view) };
-  const shown = container.querySelector("[data-testid=timer]");
+  const shown = document.querySelector("#game [data-testid=timer]");
   if (!view.timer || !shown) return;
   const now = Date.now() / 1000;
   const left = Math.max(0, Math.ceil(view.timer.deadline - now));
@@ -478,35 +497,30 @@ function roundSection(view, ctx) {
     mine ? el("p", {}, "You laid: pre-play ", mine.preplay ? mine.preplay.map((p) => `${p.kind} on ${ctx.name(p.victim)}`).join(", ") : "none", "; play ", laid(mine.play)) : "");
 }
 
-function overSection(view, ctx, envelope) {
+function overSection(view, envelope) {
   if (!envelope.finished) return "";
-  const winners = envelope.winners;
-  const best = winners.length ? envelope.scores.total[winners[0]] : 0;
   const why = { went_out: "a player used their last card", no_plays: "a full round passed with nothing played", players_left: "only one player is left", pile_short: "the pile could not refill every hand" }[view.end_reason] || view.end_reason;
   return el("section", { className: "card pa-over", "data-testid": "game-over" }, el("h2", {}, "Game over"),
-    el("p", {}, `The game ended: ${why}.`),
-    el("p", { className: "pa-winners" }, el("strong", {}, `Winner${winners.length > 1 ? "s" : ""}: ${winners.map(ctx.name).join(", ")} with ${best}`)));
+    el("p", {}, `The game ended: ${why}.`));
 }
 
-export function render(container, ctx) {
+export function render(ctx) {
   const envelope = ctx.view;
   // The game's own part, with the envelope's phase and what this viewer may do (the types offered).
   const view = { ...envelope.body, phase: envelope.phase, finished: envelope.finished, can: offered(envelope) };
-  ctx.rerender = () => render(container, ctx);
   if (view.hand) syncPlan(view);
   const byId = new Map((view.hand || []).map((c) => [c.id, c]));
-  container.replaceChildren(el("div", { className: "pa", dataset: { phase: view.phase } },
-    overSection(view, ctx, envelope),
+  clearInterval(ticker);
+  ticker = null;
+  if (view.timer && !view.finished) {
+    ticker = setInterval(() => tick(ctx), 250);
+    setTimeout(() => tick(ctx), 0);
+  }
+  return el("div", { className: "pa", dataset: { phase: view.phase } },
+    overSection(view, envelope),
     timerSection(view, ctx),
     pendingSection(view, ctx),
     roundSection(view, ctx),
     view.hand && !view.finished ? handSection(view, ctx, byId) : "",
-    tableSection(view, ctx),
-    playersSection(view, ctx, envelope.scores.total)));
-  clearInterval(ticker);
-  ticker = null;
-  if (view.timer && !view.finished) {
-    tick(container, ctx);
-    ticker = setInterval(() => tick(container, ctx), 250);
-  }
+    tableSection(view, ctx));
 }

@@ -1,8 +1,8 @@
+import { el } from "../dom.js";
 // Palabras Cortas: your hand (click cards to build words), the stock and discard pile, everyone's card counts
 // (never their cards), the words laid, the challenge review, and the scores per hand with the bonuses and why.
 // Reads the game's part of the view from view.body and what the viewer may do from view.actions (with their
 // choices); the server decides every rule, score and refusal.
-import { el } from "../dom.js";
 
 // Words being built from the hand survive re-renders; cards that leave the hand drop out of them.
 let building = { hand: null, words: [[]] };
@@ -84,6 +84,16 @@ export function describe(event, ctx) {
   }
 }
 
+// A challenge's verdict is announced to the whole table, not only written in the log.
+export function announce(event, ctx) {
+  if (event.type !== "challenge") return "";
+  const whose = event.seat === ctx.seat ? "your" : `${ctx.name(event.seat)}'s`;
+  const verdict = event.valid
+    ? `it is a word: it stands, and ${event.challenger === ctx.seat ? "you lose" : `${ctx.name(event.challenger)} loses`} ${event.points} points.`
+    : "not in the word list: it is refused and earns nothing.";
+  return `${ctx.who(event.challenger)} challenged ${whose} word ${event.text}: ${verdict}`;
+}
+
 function pilesSection(view, ctx) {
   const can = offered(view);
   const body = view.body;
@@ -100,24 +110,27 @@ function pilesSection(view, ctx) {
     el("div", { className: "pc-piles" }, stock, discard));
 }
 
-function playersSection(view, ctx) {
-  const body = view.body;
-  const rows = ctx.table.players.map((p) => {
-    const words = body.words[p.seat] || [];
-    return el("tr", { className: `${view.to_act.includes(p.seat) ? "is-turn" : ""}${p.removed ? " is-removed" : ""}`, dataset: { seat: p.seat } },
-      el("td", {}, p.seat === ctx.seat ? `${p.name} (you)` : p.name,
-        body.went_out === p.seat ? el("span", { className: "badge" }, "out") : "",
-        body.ready.includes(p.seat) ? el("span", { className: "badge badge-ok" }, "ready") : "",
-        p.removed ? " (removed)" : ""),
-      el("td", { className: "num", "data-testid": `count-${p.seat}` }, String(body.hand_counts[p.seat])),
-      el("td", {}, words.length ? words.map((w, i) => wordChip(w, p.seat, i, view, ctx)) : el("span", { className: "muted" }, "—")),
-      el("td", { className: "num", "data-testid": `total-${p.seat}` }, String(view.scores.total[p.seat])));
-  });
-  return el("section", { className: "card" }, el("h2", {}, "Players"),
-    el("table", { className: "table pc-players" },
-      el("thead", {}, el("tr", {}, el("th", {}, "Player"), el("th", { className: "num" }, "Cards"), el("th", {}, "Words this hand"), el("th", { className: "num" }, "Total"))),
-      el("tbody", {}, rows)));
+// The kit's players table gets the cards in hand and the words laid this hand; the kit adds names and totals.
+export function columns(ctx) {
+  const body = ctx.view.body;
+  return [
+    { head: "Cards", className: "num", testid: "count", cell: (p) => String(body.hand_counts[p.seat]) },
+    { head: "Words this hand", cell: (p) => {
+      const words = body.words[p.seat] || [];
+      return words.length ? words.map((w, i) => wordChip(w, p.seat, i, ctx.view, ctx)) : el("span", { className: "muted" }, "—");
+    } },
+  ];
 }
+
+export function badges(p, ctx) {
+  const body = ctx.view.body;
+  return [
+    body.went_out === p.seat ? el("span", { className: "badge" }, "out") : "",
+    body.ready.includes(p.seat) ? el("span", { className: "badge badge-ok" }, "ready") : "",
+  ];
+}
+
+export const handles = ["draw_stock", "draw_discard", "discard", "go_out", "lay_down", "challenge", "ready", "advance"];
 
 function wordChip(word, owner, index, view, ctx) {
   const challenge = word.challenge;
@@ -125,7 +138,7 @@ function wordChip(word, owner, index, view, ctx) {
   const verdict = challenge ? (challenge.valid ? " ✓ stands" : " ✗ refused") : "";
   return el("span", { className: `pc-word${challenge && !challenge.valid ? " is-refused" : ""}` },
     el("span", { lang: "es" }, word.word), el("small", {}, ` ${word.points} pts${verdict}`),
-    canChallenge ? el("button", { className: "btn btn-small", type: "button", on: { click: () => ctx.send({ type: "challenge", seat: owner, word: index }) } }, "Challenge") : "");
+    canChallenge ? ctx.button("Challenge", { type: "challenge", seat: owner, word: index }, { className: "btn btn-small" }) : "");
 }
 
 function handSection(view, ctx) {
@@ -180,7 +193,7 @@ function reviewSection(view, ctx) {
   if (can.has("ready")) buttons.push(el("button", { className: "btn btn-primary", type: "button", "data-testid": "ready", on: { click: () => ctx.send({ type: "ready" }) } }, "I'm ready: score the hand"));
   if (can.has("advance")) buttons.push(el("button", { className: "btn btn-primary", type: "button", on: { click: () => ctx.send({ type: "advance" }) } }, "End the review and score the hand"));
   return el("section", { className: "card pc-review" }, el("h2", {}, "Challenges"),
-    el("p", {}, "Doubt a word? Challenge it in the list of players above. A word that stands costs the challenger its points; a word that is refused earns nothing."),
+    el("p", {}, "Doubt a word? Challenge it in the list of players below. A word that stands costs the challenger its points; a word that is refused earns nothing."),
     buttons);
 }
 
@@ -202,19 +215,15 @@ function scoresSection(view, ctx) {
       el("ul", { className: "list" }, bonuses));
   });
   return el("section", { className: "card pc-scores", "data-testid": "scores" }, el("h2", {}, "Scores"),
-    el("p", {}, "Totals: ", seats.map((s) => el("span", { className: "chip" }, `${ctx.name(s)} ${view.scores.total[s]}`))),
-    view.winners.length ? el("p", { className: "pc-winners" }, el("strong", {}, `Winner${view.winners.length > 1 ? "s" : ""}: ${view.winners.map(ctx.name).join(", ")}`)) : "",
     hands);
 }
 
-export function render(container, ctx) {
+export function render(ctx) {
   const { view } = ctx;
-  ctx.rerender = () => render(container, ctx);
   if (view.body.hand) syncBuilding(view.body);
-  container.replaceChildren(el("div", { className: "pc" },
+  return el("div", { className: "pc" },
     pilesSection(view, ctx),
     view.body.hand && !view.finished ? handSection(view, ctx) : "",
     view.phase === "review" ? reviewSection(view, ctx) : "",
-    playersSection(view, ctx),
-    scoresSection(view, ctx)));
+    scoresSection(view, ctx));
 }

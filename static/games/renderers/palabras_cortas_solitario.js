@@ -1,8 +1,8 @@
+import { el } from "../dom.js";
 // Palabras Cortas solitaire: the eight piles with their face-up cards, a word built by tapping those cards, the
 // refill of an emptied pile from a pile the server lists, the score, the words made and the result at the end.
 // Reads view.body for the piles and words and view.actions (with their choices) for what may be done now; whether
 // a word is a word, what it scores and when the game ends are the server's to say.
-import { el } from "../dom.js";
 
 // The word being built (card ids, in order) and the empty pile chosen for a refill survive re-renders.
 let building = [];
@@ -115,10 +115,13 @@ function resultSection(view) {
     el("p", {}, `Score: ${view.scores.total[0]} points.`));
 }
 
-export function render(container, ctx) {
+// One player: the score is on the table itself, so the kit's players table is left out.
+export const showPlayers = false;
+export const handles = ["word", "refill", "give_up"];
+
+export function render(ctx) {
   const { view } = ctx;
   const body = view.body;
-  ctx.rerender = () => render(container, ctx);
   syncBuilding(view);
   const giveUp = spec(view, "give_up")
     ? el("button", { className: "btn btn-small", type: "button", "data-testid": "give-up", on: { click: () => ctx.send({ type: "give_up" }) } }, "Give up")
@@ -127,7 +130,7 @@ export function render(container, ctx) {
     ? el("p", { className: "pc-sol-refill", "data-testid": "refill-help" },
       `Pile ${refillTarget + 1} is empty: tap a pile with face-down cards to turn one up and refill it.`)
     : "";
-  container.replaceChildren(el("div", { className: "pc pc-sol" },
+  return el("div", { className: "pc pc-sol" },
     view.finished ? resultSection(view) : "",
     el("section", { className: "card" },
       el("div", { className: "card-head pc-sol-head" },
@@ -140,5 +143,5 @@ export function render(container, ctx) {
     el("section", { className: "card" }, el("h2", {}, "Words"),
       body.words.length
         ? el("p", { "data-testid": "sol-words" }, body.words.map((w) => el("span", { className: "pc-word", lang: "es" }, `${w.word} (${w.points})`)))
-        : el("p", { className: "muted" }, "No words yet."))));
+        : el("p", { className: "muted" }, "No words yet.")));
 }

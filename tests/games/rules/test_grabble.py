@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from games.engine import AppError, Context, WordSet, score_totals
+from games.engine import AppError, Context, WordSet, censor, score_totals
 from games.rules import GAMES
 from games.rules.grabble import PREMIUMS, RULES, tile_bag
 from lexicons.morphology import parse_from_code
@@ -404,7 +404,7 @@ def test_ambiguous_key_accepts_each_analysis(given):
     state, events = RULES.apply(state, seat, action, CTX)
     analysis = state["plays"][0]["words"][0]["analysis"]
     assert analysis["lemma"] == given["lemma"]
-    assert events[0]["words"][0]["analysis"] == analysis
+    assert censor(events[0], seat)["words"][0]["analysis"] == analysis
 
 
 def test_ambiguous_key_mixing_analyses_refused():
@@ -436,7 +436,7 @@ def test_play_event_records_the_matched_analysis_with_gloss():
     state = new()
     seat = state["turn"]
     _state, events = play(state, seat, tiles_at(state, seat, "ΛΟΓΟΣ", across("H8", 5)), [logos()])
-    played = next(e for e in events if e["type"] == "played")
+    played = censor(next(e for e in events if e["type"] == "played"), seat)
     assert played["words"][0]["analysis"] == {
         "form": "λόγος",
         "lemma": "λόγος",
@@ -874,3 +874,179 @@ def test_credit_after_marking_is_refused_for_a_perfect_answer():
     state, _ = answer(state, placer, logos())
     state, _ = answer(state, 1 - placer, logos())
     refused("not_allowed", state, None, {"type": "credit", "play": 0, "seat": placer, "points": 3})
+
+
+# -- the quiz's answers stay hidden until the quiz --------------------------------------------------------------
+
+
+ANALYSIS_KEYS = ("analysis", "analyses", "given", "description")
+
+
+def leaked(found, own_words):
+    """The words in ``found`` (views, events) carrying an analysis or a given parse, other than ``own_words``."""
+    out = []
+    if isinstance(found, dict):
+        if "word" in found and any(k in found for k in ANALYSIS_KEYS) and found["word"] not in own_words:
+            out.append(found["word"])
+        for value in found.values():
+            out += leaked(value, own_words)
+    elif isinstance(found, list):
+        for value in found:
+            out += leaked(value, own_words)
+    return out
+
+
+def test_no_player_but_the_placer_receives_an_analysis_before_the_quiz():
+    state = new(players=3)
+    a = state["turn"]
+    b, c = (a + 1) % 3, (a + 2) % 3
+    placed_by = {a: {"ΛΟΓΟΣ"}, b: {"ΟΣ"}, c: {"ΟΙ"}}
+    own = {a: {"λόγος"}, b: {"ὅς", "who, which"}, c: {"ὁ"}}
+    secrets = set().union(*own.values())
+
+    def check(state, events):
+        for seat in range(3):
+            seen = {"events": [censor(e, seat) for e in events], "view": RULES.view(state, seat)}
+            assert leaked(seen, placed_by[seat]) == [], seat
+            text = json.dumps(seen, ensure_ascii=False)
+            assert [s for s in secrets if s in text and s not in own[seat]] == [], seat
+
+    state, events = play(state, a, tiles_at(state, a, "ΛΟΓΟΣ", across("H8", 5)), [logos()])
+    check(state, events)
+    state, events = play(state, b, tiles_at(state, b, "Σ", ["I9"]), [parse("ΟΣ", "ὅς", "RR", NOUN_NSM)])
+    check(state, events)
+    assert state["turn"] == c
+    given = parse("ΟΙ", "ὁ", "RA", {"case": "N", "number": "P", "gender": "M"})
+    state, events = play(state, c, tiles_at(state, c, "Ι", ["K9"]), [given])
+    assert state["phase"] == "approval"
+    check(state, events)
+    # The teacher approves from the pending word: its given parse is theirs to see.
+    assert RULES.view(state, None)["body"]["pending"]["words"][0]["given"]["lemma"] == "ὁ"
+    state, events = RULES.apply(state, None, {"type": "approve"}, CTX)
+    check(state, events)
+    assert RULES.view(state, None)["body"]["sheet"][1]["words"][0]["analysis"]["lemma"] == "ὅς"
+    # The placer keeps their own.
+    assert RULES.view(state, b)["body"]["sheet"][1]["words"][0]["analysis"]["lemma"] == "ὅς"
+    state, events = RULES.apply(state, None, {"type": "end_play"}, CTX)
+    check(state, events)
+    # Once marked, the turn's analyses are everyone's.
+    state, events = RULES.apply(state, None, {"type": "close"}, CTX)
+    assert next(e for e in events if e["type"] == "marked")["words"][0]["analysis"]["lemma"] == "λόγος"
+    for seat in range(3):
+        assert RULES.view(state, seat)["body"]["sheet"][0]["words"][0]["analysis"]["lemma"] == "λόγος"
+        assert "analysis" not in RULES.view(state, seat)["body"]["sheet"][1]["words"][0]
+
+
+# -- the quiz accepts any reading the placer could have given -----------------------------------------------------
+
+RELATIVE_ASF = {"case": "A", "number": "S", "gender": "F"}
+
+
+def quiz_on_en(**options):
+    """ΗΝ laid and taught as ἦν (εἰμί), then the quiz."""
+    state, seat, action = first_play("ΗΝ", "ΗΝ", parse("ΗΝ", "εἰμί", "V", IMPF_3S), **options)
+    state, _ = RULES.apply(state, seat, action, CTX)
+    state, _ = RULES.apply(state, None, {"type": "end_play"}, CTX)
+    return state, seat
+
+
+def test_another_reading_of_the_word_is_a_perfect_answer():
+    state, placer = quiz_on_en()
+    other = 1 - placer
+    state, _ = answer(state, placer, parse("ΗΝ", "εἰμί", "V", IMPF_3S))
+    state, events = answer(state, other, parse("ΗΝ", "ὅς", "RR", RELATIVE_ASF))
+    results = state["plays"][0]["results"]
+    assert results[str(other)]["perfect"]
+    assert state["plays"][0]["learning"][str(other)] == state["plays"][0]["base"]
+    # Which reading was taught, and which the answer matched, are said.
+    assert results[str(other)]["taught"] == [False]
+    assert results[str(placer)]["taught"] == [True]
+    marked = next(e for e in events if e["type"] == "marked")
+    assert marked["words"][0]["analysis"]["lemma"] == "εἰμί"
+    assert {a["lemma"] for a in marked["words"][0]["analyses"]} == {"εἰμί", "ὅς"}
+
+
+def test_the_stored_readings_are_enough_without_the_lexicon():
+    state, placer = quiz_on_en()
+    state, _ = RULES.apply(
+        state, placer, {"type": "answer", "parses": [parse("ΗΝ", "ὅς", "RR", RELATIVE_ASF)]}, Context()
+    )
+    state, _ = RULES.apply(
+        state, 1 - placer, {"type": "answer", "parses": [parse("ΗΝ", "ὅς", "RR", RELATIVE_ASF)]}, Context()
+    )
+    assert all(r["perfect"] for r in state["plays"][0]["results"].values())
+
+
+def test_a_wrong_answer_is_marked_against_the_closest_reading():
+    state, placer = quiz_on_en()
+    state, _ = answer(state, placer, parse("ΗΝ", "ὅς", "RR", RELATIVE_ASF | {"case": "N"}))
+    state, _ = answer(state, 1 - placer, parse("ΗΝ", "εἰμί", "V", IMPF_3S | {"person": "1"}))
+    results = state["plays"][0]["results"]
+    assert results[str(placer)]["wrong"] == [["case"]]
+    assert results[str(1 - placer)]["wrong"] == [["person"]]
+
+
+def test_the_taught_reading_only_option_keeps_the_stricter_rule():
+    state, placer = quiz_on_en(quiz_readings="taught")
+    state, _ = answer(state, placer, parse("ΗΝ", "εἰμί", "V", IMPF_3S))
+    state, _ = answer(state, 1 - placer, parse("ΗΝ", "ὅς", "RR", RELATIVE_ASF))
+    results = state["plays"][0]["results"]
+    assert results[str(placer)]["perfect"]
+    assert not results[str(1 - placer)]["perfect"]
+
+
+def test_an_approved_word_has_only_the_players_reading():
+    state, _seat, _ = unknown_play()
+    state, _ = RULES.apply(state, None, {"type": "approve"}, CTX)
+    word = state["plays"][0]["words"][0]
+    assert word["analyses"] == [word["analysis"]]
+
+
+# -- proper nouns are not game words ---------------------------------------------------------------------------
+
+PROPER = WordSet(
+    [],
+    language="grc",
+    analyses={
+        **ANALYSES,
+        "ΠΕΤΡΟΣ": [entry("Πέτρος", "Πέτρος", "N", "----NSM-", "Peter")],
+        "ΠΕΤΡΑ": [
+            entry("πέτρα", "πέτρα", "N", "----NSF-", "a rock"),
+            entry("Πέτρα", "Πέτρα", "N", "----NSF-", "Petra"),
+        ],
+    },
+    normalise=greek_key,
+)
+
+
+@pytest.mark.parametrize("lemma", ["Παῦλος", "*pau=los"])
+def test_a_proper_noun_cannot_go_to_the_teacher_by_default(lemma):
+    state, seat, action = first_play("ΠΑΥΛΟΣ", "ΠΑΥΛΟΣ", parse("ΠΑΥΛΟΣ", lemma, "N", NOUN_NSM))
+    assert "proper noun" in refused("not_a_word", state, seat, action)
+
+
+def test_a_table_may_let_the_teacher_approve_proper_nouns():
+    state, seat, action = first_play(
+        "ΠΑΥΛΟΣ", "ΠΑΥΛΟΣ", parse("ΠΑΥΛΟΣ", "Παῦλος", "N", NOUN_NSM), proper_nouns="teacher"
+    )
+    state, _ = RULES.apply(state, seat, action, CTX)
+    assert state["phase"] == "approval"
+    state, _ = RULES.apply(state, None, {"type": "approve"}, CTX)
+    assert state["plays"][0]["words"][0]["analysis"]["lemma"] == "Παῦλος"
+
+
+def test_a_lexicons_proper_noun_readings_are_not_game_words_by_default():
+    ctx = Context(lexicon=PROPER)
+    state, seat, action = first_play("ΠΕΤΡΟΣ", "ΠΕΤΡΟΣ", parse("ΠΕΤΡΟΣ", "Πέτρος", "N", NOUN_NSM))
+    assert "proper noun" in refused("not_a_word", state, seat, action, ctx)
+    state, seat, action = first_play("ΠΕΤΡΑ", "ΠΕΤΡΑ", parse("ΠΕΤΡΑ", "πέτρα", "N", NOUN_NSF))
+    state, _ = RULES.apply(state, seat, action, ctx)
+    assert [a["lemma"] for a in state["plays"][0]["words"][0]["analyses"]] == ["πέτρα"]
+
+
+def test_with_proper_nouns_allowed_a_lexicons_proper_noun_is_a_reading():
+    ctx = Context(lexicon=PROPER)
+    options = {"proper_nouns": "teacher"}
+    state, seat, action = first_play("ΠΕΤΡΟΣ", "ΠΕΤΡΟΣ", parse("ΠΕΤΡΟΣ", "Πέτρος", "N", NOUN_NSM), **options)
+    state, _ = RULES.apply(state, seat, action, ctx)
+    assert state["plays"][0]["words"][0]["analysis"]["gloss"] == "Peter"

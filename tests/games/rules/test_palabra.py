@@ -714,6 +714,52 @@ def test_scrabble_only_short_words_follow_the_table_option(short_words, legal):
         assert error_code(state, 0, {"type": "word", "cards": ids[0]}) == "not_a_word"
 
 
+# The bundled word list has no one-letter words; the rulebook makes A and O words on every table.
+NO_ONE_LETTER_WORDS = Context(WordSet(["at", "cat", "dog", "tab"]))
+
+
+@pytest.mark.parametrize("letter", ["A", "O"])
+def test_a_and_o_are_words_under_automatic_checking(letter):
+    state = new(3, checking="auto")
+    ids = arrange(state, {0: [letter]})
+    state, events = act(state, 0, {"type": "word", "cards": ids[0]}, NO_ONE_LETTER_WORDS)
+    assert state["table"][0]["letters"] == [letter]
+    assert next(e for e in events if e["type"] == "placed")["lookup"]["legal"] is True
+
+
+@pytest.mark.parametrize("short_words", ["all", "common"])
+def test_a_and_o_stand_whatever_the_short_word_option(short_words):
+    from games.rules.palabra.words import look_up
+
+    for letter in ("A", "O"):
+        assert look_up(letter, short_words, NO_ONE_LETTER_WORDS.lexicon)["legal"] is True
+    assert look_up("I", short_words, NO_ONE_LETTER_WORDS.lexicon)["legal"] is False
+
+
+def test_a_teacher_check_keeps_o():
+    state = new(3)
+    ids = arrange(state, {0: ["O", "AR"], 1: ["E"], 2: ["F"]})
+    state, _ = act(state, 0, {"type": "word", "cards": ids[0][:1]}, NO_ONE_LETTER_WORDS)
+    assert state["phase"] == "vote"
+    state, events = act(state, None, {"type": "check"}, NO_ONE_LETTER_WORDS)
+    assert next(e for e in events if e["type"] == "teacher_check")["lookup"]["legal"] is True
+    assert state["table"][0]["letters"] == ["O"]
+
+
+def test_a_formal_challenge_of_a_fails():
+    state = new(3)
+    ids = arrange(state, {0: ["A", "TY"], 1: ["E"], 2: ["F"]})
+    state, _ = act(state, 0, {"type": "word", "cards": ids[0][:1]}, NO_ONE_LETTER_WORDS)
+    state, _ = act(state, 1, {"type": "vote", "accept": False}, NO_ONE_LETTER_WORDS)
+    state, _ = act(state, 2, {"type": "vote", "accept": False}, NO_ONE_LETTER_WORDS)
+    state, _ = act(state, 0, {"type": "insist"}, NO_ONE_LETTER_WORDS)
+    state, events = act(state, 1, {"type": "challenge"}, NO_ONE_LETTER_WORDS)
+    challenge = next(e for e in events if e["type"] == "challenge")
+    assert not challenge["upheld"]
+    assert state["table"][0]["letters"] == ["A"]
+    assert any(e["type"] == "turn_forfeited" and e["seat"] == 1 for e in events)
+
+
 def test_common_short_words_are_short():
     assert {len(w) for w in COMMON_SHORT_WORDS} == {2, 3}
     assert "QI" not in COMMON_SHORT_WORDS
