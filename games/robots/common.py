@@ -85,7 +85,9 @@ class Anagrams:
         return self.index.get("".join(sorted(letters)), [])
 
 
-_cache: "weakref.WeakKeyDictionary[Any, Anagrams]" = weakref.WeakKeyDictionary()
+# Indexes by the id of their key set, kept while the set lives (looked up by identity: comparing two sets of a
+# large lexicon for equality, as a WeakKeyDictionary would, costs tens of milliseconds).
+_cache: dict[int, tuple["weakref.ref[frozenset[str]]", Anagrams]] = {}
 _lock = threading.Lock()
 
 
@@ -93,11 +95,13 @@ def anagrams_of(words: WordList) -> Anagrams:
     """The anagram index of ``words``, built once per key set while it lives."""
     keys = words.keys()
     with _lock:
-        found = _cache.get(keys)
-    if found is None:
-        found = Anagrams(keys)
-        with _lock:
-            _cache[keys] = found
+        held = _cache.get(id(keys))
+    if held is not None and held[0]() is keys:
+        return held[1]
+    found = Anagrams(keys)
+    ident = id(keys)
+    with _lock:
+        _cache[ident] = (weakref.ref(keys, lambda _ref: _cache.pop(ident, None)), found)
     return found
 
 
