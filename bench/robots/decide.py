@@ -27,8 +27,8 @@ from games import robots  # noqa: E402
 from games.engine import WordList, WordSet  # noqa: E402
 from games.robots.common import anagrams_of  # noqa: E402
 from games.robots.selfplay import play_one  # noqa: E402
-from games.rules.grabble.moves import trie_of  # noqa: E402
 from games.rules import GAMES  # noqa: E402
+from games.rules.grabble.moves import trie_of  # noqa: E402
 from lexicons.loaders import read_records  # noqa: E402
 from lexicons.normalise import key_function  # noqa: E402
 
@@ -140,7 +140,7 @@ def main() -> None:
             took = time.perf_counter() - started
             end = "finished" if rules.status(game.state).finished else ("stalemate" if game.stalemate else "cut off")
             print(f"{slug:28} {level:9} {game.moves:6} {took:8.2f} {took * 1000 / max(1, game.moves):8.1f}  {end}")
-    print(f"\n{'every' if not failures else failures} game/level {'met' if not failures else 'missed'} the target")
+    print(f"\n{failures if failures else 'every'} game/level {'met' if not failures else 'missed'} the target")
 
 
 if __name__ == "__main__":
