@@ -28,6 +28,7 @@ from django.conf import settings
 from django.db import close_old_connections, connection, transaction
 from django.utils import timezone
 
+from config import transport
 from games import robots, selectors
 from games.engine import AppError
 from games.models import Move, Seat, Table
@@ -50,7 +51,13 @@ def after_commit(table_id: int, version: int, seated: list[dict[str, Any]] | Non
     """Called inside the transaction of every change at a table: on commit, wake its robots (if it has any)."""
     if seated is not None and not any(p.get("robot") for p in seated):
         return
-    transaction.on_commit(lambda: wake(table_id, version, check=seated is None))
+
+    def job() -> None:
+        wake(table_id, version, check=seated is None)
+
+    # Like the learning job: a move played from a socket schedules its robots after its broadcasts, off the
+    # database thread that every table of the process shares.
+    transaction.on_commit(lambda: transport.defer_later(job) or job())
 
 
 def wake(table_id: int, version: int, *, delay: float | None = None, check: bool = False) -> None:
