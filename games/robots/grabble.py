@@ -1,7 +1,7 @@
 """Grabble: plays from the move finder, parsed from the word list's analyses, and quiz answers by level.
 
-A beginner prefers short words (the fewest tiles, then the lowest score: the plainest words); a steady robot a play
-from the middle of the scores; a strong one the best score. Every word a robot plays is parsed from one of its
+A beginner prefers short common words (of its shortest plays, the one whose words the lexicon counts most
+frequent); a steady robot a play from the middle of the scores; a strong one the best score. Every word a robot plays is parsed from one of its
 analyses in the lexicon (as a student would, at play), and in the quiz it answers each word right as often as its
 level says (about half, most, nearly all), a wrong answer having one field wrong. With no play it sometimes exchanges
 a few tiles, else passes. Robots never ask for hints or suggest words, and never play a word the lexicon lacks.
@@ -16,6 +16,8 @@ from games.rules.grabble.moves import BoardTile, RackTile, plays_on
 from lexicons import morphology
 
 from .common import Action, View, accuracy, choices, offered
+
+CANDIDATES = 300  # plays looked at, best first for the level, to find one whose words the lexicon parses
 
 
 def decide(view: View, words: WordList | None, level: str, rng: random.Random) -> list[Action]:
@@ -44,31 +46,56 @@ def _play(view: View, words: WordList, level: str, rng: random.Random) -> Action
     body = view["body"]
     rack = [RackTile(t["id"], t["letter"], t["value"]) for t in body["racks"].get(str(view["seat"]), [])]
     board = {name: BoardTile(sq["letter"], sq["value"]) for name, sq in body["board"].items()}
-    # Only words the lexicon can parse (a word without analyses would wait for the teacher's approval).
-    plays = [p for p in plays_on(board, rack, words) if all(words.analyses(w.word) for w in p.words)]
+    plays = plays_on(board, rack, words)
     if not plays:
         return None
     if level == "strong":
-        play = max(plays, key=lambda p: p.score)
+        plays.sort(key=lambda p: -p.score)
     elif level == "beginner":
-        shortest = min(len(p.letters) for p in plays)
-        short = [p for p in plays if len(p.letters) == shortest]
-        play = min(short, key=lambda p: (p.score, rng.random()))
+        plays.sort(key=lambda p: (len(p.letters), p.score))
     else:
-        ranked = sorted(plays, key=lambda p: p.score)
-        play = ranked[int(len(ranked) * 0.6)]
+        plays.sort(key=lambda p: p.score)
+        middle = int(len(plays) * 0.6)
+        plays = plays[middle:] + plays[:middle][::-1]
+    # Only words the lexicon can parse (a word without analyses would wait for the teacher's approval). A table's
+    # lexicon reads analyses from the database, so they are read for the few plays looked at, each key once.
+    known: dict[str, list[Mapping[str, Any]]] = {}
+
+    def analyses(key: str) -> list[Mapping[str, Any]]:
+        if key not in known:
+            known[key] = words.analyses(key)
+        return known[key]
+
+    parsable = []
+    for play in plays[:CANDIDATES]:
+        if all(analyses(w.word) for w in play.words):
+            parsable.append(play)
+            if level != "beginner" or len(parsable) >= 12:
+                break
+    if not parsable:
+        return None
+    play = parsable[0]
+    if level == "beginner":  # of its shortest plays, the one whose words are the most common
+        play = max(parsable, key=lambda p: (min(_frequency(analyses(w.word)) for w in p.words), -len(p.letters)))
     keys = list(dict.fromkeys(w.word for w in play.words))
-    return {
-        "type": "play",
-        "tiles": play.action_tiles(),
-        "parses": [parse_of(k, words, "strong", rng, right=True) for k in keys],
-    }
+    parses = [_parse(k, analyses(k), "strong", rng, right=True) for k in keys]
+    return {"type": "play", "tiles": play.action_tiles(), "parses": parses}
 
 
-def parse_of(key: str, words: WordList, level: str, rng: random.Random, *, right: bool = False) -> dict[str, Any]:
-    """A parse of ``key`` from one of its analyses; wrong in one field as often as ``level`` errs (never if
-    ``right``: at play a robot parses its own words right)."""
-    analyses: list[Mapping[str, Any]] = words.analyses(key)
+def _frequency(analyses: list[Mapping[str, Any]]) -> float:
+    return max((float(a.get("frequency") or 0.0) for a in analyses), default=0.0)
+
+
+def parse_of(key: str, words: WordList, level: str, rng: random.Random) -> dict[str, Any]:
+    """A quiz answer for ``key`` from one of its analyses; wrong in one field as often as ``level`` errs."""
+    return _parse(key, words.analyses(key), level, rng)
+
+
+def _parse(
+    key: str, analyses: list[Mapping[str, Any]], level: str, rng: random.Random, *, right: bool = False
+) -> dict[str, Any]:
+    """A parse of ``key`` from one of ``analyses`` (never wrong if ``right``: at play a robot parses its own words
+    right)."""
     if not analyses:
         return {"word": key, "lemma": key.lower(), "pos": "N", "parse": {}}
     analysis = rng.choice(analyses)
