@@ -1,10 +1,11 @@
 """Grabble: plays from the move finder, parsed from the word list's analyses, and quiz answers by level.
 
 A beginner prefers short common words (of its shortest plays, the one whose words the lexicon counts most
-frequent); a steady robot a play from the middle of the scores; a strong one the best score. Every word a robot plays is parsed from one of its
-analyses in the lexicon (as a student would, at play), and in the quiz it answers each word right as often as its
-level says (about half, most, nearly all), a wrong answer having one field wrong. With no play it sometimes exchanges
-a few tiles, else passes. Robots never ask for hints or suggest words, and never play a word the lexicon lacks.
+frequent); a steady robot a play from the middle of the scores; a strong one the best score. Every word a robot
+plays is parsed from one of its analyses in the lexicon (as a student would, at play), and in the quiz it answers
+each word right as often as its level says (about half, most, nearly all), a wrong answer having one field wrong.
+With no play it sometimes exchanges a few tiles, else passes. Robots never ask for hints or suggest words, and
+never play a word the lexicon lacks.
 """
 
 import random

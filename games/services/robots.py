@@ -57,7 +57,11 @@ def after_commit(table_id: int, version: int, seated: list[dict[str, Any]] | Non
 
     # Like the learning job: a move played from a socket schedules its robots after its broadcasts, off the
     # database thread that every table of the process shares.
-    transaction.on_commit(lambda: transport.defer_later(job) or job())
+    def publish() -> None:
+        if not transport.defer_later(job):
+            job()
+
+    transaction.on_commit(publish)
 
 
 def wake(table_id: int, version: int, *, delay: float | None = None, check: bool = False) -> None:
