@@ -107,16 +107,17 @@ def access(user: User, table: Table, seats: list[Seat] | None = None) -> Access 
 
 def players(table: Table, seats: list[Seat] | None = None) -> list[dict[str, Any]]:
     """Who sits where; ``seats``: the table's seats if already read (:func:`seats_of`)."""
-    return [
-        {"seat": s.number, "name": _seat_name(s), "removed": s.removed, "robot": s.robot}
-        for s in (seats_of(table) if seats is None else seats)
-    ]
+    seats = seats_of(table) if seats is None else seats
+    robots = [s.number for s in seats if s.student is None]
+    return [{"seat": s.number, "name": _seat_name(s, robots), "removed": s.removed, "robot": s.robot} for s in seats]
 
 
-def _seat_name(seat: Seat) -> str:
+def _seat_name(seat: Seat, robots: list[int]) -> str:
+    """A student's name; a robot's level ("Steady robot"), numbered when the table has several robots."""
     if seat.student is not None:
         return seat.student.display_name
-    return Seat.Robot(seat.robot).label if seat.robot else f"seat {seat.number}"
+    label = Seat.Robot(seat.robot).label if seat.robot else "Robot"
+    return f"{label} {robots.index(seat.number) + 1}" if len(robots) > 1 else label
 
 
 def rules_of(slug: str) -> Game:
