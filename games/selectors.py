@@ -104,7 +104,7 @@ def access(user: User, table: Table, seats: list[Seat] | None = None) -> Access 
 def players(table: Table, seats: list[Seat] | None = None) -> list[dict[str, Any]]:
     """Who sits where; ``seats``: the table's seats if already read (:func:`seats_of`)."""
     return [
-        {"seat": s.number, "name": s.student.display_name, "removed": s.removed}
+        {"seat": s.number, "name": s.student.display_name, "removed": s.removed, "student_id": s.student_id}
         for s in (seats_of(table) if seats is None else seats)
     ]
 
@@ -271,6 +271,11 @@ def teachers_lesson(teacher: User, lesson_id: int) -> Lesson | None:
 
 def running_lesson(classroom: Classroom) -> Lesson | None:
     return classroom.lessons.filter(ended__isnull=True).first()
+
+
+def kept_tables(classroom: Classroom) -> QuerySet[Table]:
+    """The class's unfinished games kept at the end of a lesson, to resume in its next one."""
+    return Table.objects.filter(lesson__classroom=classroom, status=Table.Status.KEPT)
 
 
 def lessons_of(teacher: User) -> QuerySet[Lesson]:

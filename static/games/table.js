@@ -119,7 +119,45 @@ function describe(event) {
   return `${who}${type.replaceAll("_", " ")}`;
 }
 
+// The turn clock (the table's clock_seconds): a countdown under the banner, corrected by the server's time. When it
+// reaches zero the page sends a timeout for the move it was counting (every page may; the server passes the turn
+// once, and refuses the rest quietly).
+const clockBox = el("p", { className: "turn-clock", hidden: true, dataset: { testid: "turn-clock" } });
+const noticeBox = el("p", { className: "table-notice", hidden: true, role: "alert", dataset: { testid: "table-notice" } });
+banner.after(clockBox, noticeBox);
+let clockTimer = null;
+let timedOutSeq = -1;
+
+function tickClock() {
+  const clock = current?.table.clock;
+  if (!clock || current.view.finished || current.table.status !== "playing") {
+    clockBox.hidden = !clock || current.view.finished;
+    if (clock && !current.view.finished) clockBox.textContent = clock.timed_out ? "Time is up: the teacher decides." : "The clock is stopped.";
+    return;
+  }
+  clockBox.hidden = false;
+  if (clock.deadline === null) {
+    clockBox.textContent = clock.timed_out ? "Time is up: the teacher decides." : "";
+    return;
+  }
+  const left = Math.max(0, Math.ceil(clock.deadline - (Date.now() / 1000 + clock.offset)));
+  clockBox.textContent = `${left} s left for this turn`;
+  clockBox.dataset.low = left <= 10 ? "1" : "0";
+  if (left === 0 && timedOutSeq !== current.seq) {
+    timedOutSeq = current.seq;
+    live.send({ type: "action", action: { type: "timeout", seq: current.seq }, client_id: `timeout-${current.seq}` });
+  }
+}
+
+function startClock() {
+  const clock = current.table.clock;
+  if (clock) clock.offset = clock.now - Date.now() / 1000;
+  if (!clockTimer && clock) clockTimer = setInterval(tickClock, 500);
+  tickClock();
+}
+
 function draw() {
+  startClock();
   banner.textContent = turnText();
   banner.dataset.mine = String(isMine() && current.table.status === "playing");
   root.dataset.seq = String(current.seq);
@@ -156,7 +194,11 @@ function onMessage(message) {
     previews.delete(message.client_id);
     if (message.ok) waiting.resolve(message.result);
     else waiting.reject({ code: message.code, message: message.message });
+  } else if (message.type === "notice") {
+    noticeBox.textContent = message.message;
+    noticeBox.hidden = false;
   } else if (message.type === "error") {
+    if (String(message.client_id).startsWith("timeout-")) return; // another page passed the turn first
     settle();
     showError(message.message);
     errorBox.dataset.code = message.code;
