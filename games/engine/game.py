@@ -208,7 +208,9 @@ class Game:
 
     def apply(self, state: State, seat: int | None, action: Action, ctx: Context) -> tuple[State, list[Event]]:
         """Apply ``action`` by ``seat`` (``None``: the teacher). Raises :class:`AppError`, and then the state
-        given is untouched."""
+        given is untouched. ``{"type": "timeout"}`` is the engine's own: see :meth:`on_timeout`."""
+        if isinstance(action, dict) and action.get("type") == TIMEOUT:
+            return self._timeout(state, seat, action, ctx)
         spec = self.admit(state, seat, action)
         new_state = private_copy(state)
         events = getattr(self, spec.handler)(new_state, seat, action, ctx)
