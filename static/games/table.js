@@ -100,6 +100,7 @@ function names(seats) {
 function turnText() {
   const { view, table } = current;
   if (table.status === "paused") return "The teacher has paused this game.";
+  if (table.status === "kept") return "This game is kept for the next lesson: it goes on from here then.";
   if (view.finished) return view.winners.length ? `The game is over: ${names(view.winners)} won.` : "The game is over.";
   if (table.status === "finished") return "The teacher has ended this game.";
   const prompt = renderer.prompt ? renderer.prompt(view, context()) : "";
