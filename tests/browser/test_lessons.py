@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 from games.models import Table
 from games.services import lessons, moves
 from learning import services
-from learning.models import User
+from learning.models import Student, User
 from tests.browser.pages import join, log_in
 from tests.browser.test_grabble import fill_parse, lay, reload, start_grabble
 from tests.games.conftest import seated
@@ -113,7 +113,7 @@ def test_a_late_joiner_is_seated_at_a_palabras_cortas_table_and_dealt_in_at_the_
     teacher.goto(f"{live_server_url}/games/lessons/{lesson.id}/")
     waiting = teacher.get_by_test_id("waiting-list")
     expect(waiting).to_contain_text("Sofía")
-    sofia = services.find_by_rejoin_code(User.objects.get(student__display_name="Sofía").student.rejoin_code)
+    sofia = Student.objects.get(display_name="Sofía")
     expect(teacher.get_by_test_id(f"seat-choice-{sofia.id}")).to_contain_text("table 1, in a new seat")
     teacher.get_by_test_id(f"seat-{sofia.id}").click()
     expect(teacher.locator(".messages")).to_contain_text("The student is seated.")
