@@ -94,7 +94,7 @@ function seatTools(row, p) {
     tools.push(splitSeat(postForm(waitingCard.dataset.moveUrl, [
       el("input", { type: "hidden", name: "student", value: p.student_id }), select("where", moves)], "Move to")));
   }
-  return tools;
+  return tools.length ? el("details", { className: "seat-tools" }, el("summary", {}, "Replace or move"), tools) : "";
 }
 
 function clockText(row) {
