@@ -49,7 +49,7 @@ def test_starting_a_lesson_seats_the_class_and_opens_the_dashboard(teacher, clas
     lesson = Lesson.objects.get()
     assert response.status_code == 302
     assert response.url == reverse("games:lesson", args=[lesson.id])
-    assert lesson.options == {"hand_size": 3}
+    assert lesson.options == {"hand_size": 3, "clock_seconds": 0}
     assert sorted(t.seats.count() for t in lesson.tables.all()) == [1, 2]
 
 
