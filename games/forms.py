@@ -117,7 +117,10 @@ class StartLessonForm(forms.Form):
         )
         for slug, rules in self.games.items():
             for option in rules.table_options():
-                self.fields[self.option_name(slug, option)] = option_field(option)
+                field = option_field(option)
+                if option.follows_class_language and classroom.language in {str(v) for v, _ in option.choices}:
+                    field.initial = classroom.language
+                self.fields[self.option_name(slug, option)] = field
         self.students = list(classroom.students.filter(active=True).order_by("display_name"))
         for student in self.students:
             self.fields[f"table_of_{student.id}"] = forms.IntegerField(

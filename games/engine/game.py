@@ -60,6 +60,9 @@ class Option:
     low: int | None = None
     high: int | None = None
     help: str = ""
+    # A choice of languages whose default on the start form is the class's own language, where it is a choice
+    # (Pala's colour names: a Spanish class says naranja without the teacher setting it).
+    follows_class_language: bool = False
 
     def clean(self, value: Any) -> Any:
         if self.kind == "bool":
