@@ -3,12 +3,24 @@
 import os
 
 from celery import Celery
+from celery.signals import worker_ready
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")
 
 app = Celery("logos")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+@worker_ready.connect
+def sweep_jobs(**kwargs: object) -> None:
+    """A worker (re)started: jobs whose worker died are marked failed or sent again, and jobs whose message was
+    lost while the broker was down are sent again."""
+    from learning.services import sweep_reports
+    from lexicons.services import sweep_imports
+
+    sweep_imports()
+    sweep_reports()
 
 
 @app.task(name="logos.ping")

@@ -123,6 +123,10 @@ class TableConsumer(JsonConsumer):
     async def table_refresh(self, message: dict[str, Any]) -> None:
         await self.send_snapshot()
 
+    async def table_notice(self, message: dict[str, Any]) -> None:
+        """The teacher's notice to every table (e.g. two minutes left)."""
+        await self.send_json({"type": "notice", "message": message["message"]})
+
     async def table_removed(self, message: dict[str, Any]) -> None:
         if message["seat"] != self.seat:
             return

@@ -123,8 +123,11 @@ class StartLessonForm(forms.Form):
             usable.filter(language=classroom.language).order_by(F("slug").asc(nulls_last=True), "name").first()
         )
         for slug, rules in self.games.items():
-            for option in rules.options:
-                self.fields[self.option_name(slug, option)] = option_field(option)
+            for option in rules.table_options():
+                field = option_field(option)
+                if option.follows_class_language and classroom.language in {str(v) for v, _ in option.choices}:
+                    field.initial = classroom.language
+                self.fields[self.option_name(slug, option)] = field
         self.students = list(classroom.students.filter(active=True).order_by("display_name"))
         for student in self.students:
             self.fields[f"table_of_{student.id}"] = forms.IntegerField(
@@ -138,7 +141,7 @@ class StartLessonForm(forms.Form):
     def option_groups(self) -> list[tuple[str, str, list[forms.BoundField]]]:
         """(slug, title, bound fields) per offered game, for the template."""
         return [
-            (slug, rules.title, [self[self.option_name(slug, o)] for o in rules.options])
+            (slug, rules.title, [self[self.option_name(slug, o)] for o in rules.table_options()])
             for slug, rules in self.games.items()
         ]
 
@@ -147,7 +150,7 @@ class StartLessonForm(forms.Form):
 
     def chosen_options(self) -> dict[str, Any]:
         slug = self.cleaned_data["game"]
-        raw = {o.name: self.cleaned_data.get(self.option_name(slug, o)) for o in self.games[slug].options}
+        raw = {o.name: self.cleaned_data.get(self.option_name(slug, o)) for o in self.games[slug].table_options()}
         return {name: value for name, value in raw.items() if value not in (None, "")}
 
     def chosen_seating(self) -> int | list[list[int]]:

@@ -44,6 +44,7 @@ class Table(models.Model):
         PLAYING = "playing", "Playing"
         PAUSED = "paused", "Paused"
         FINISHED = "finished", "Finished"
+        KEPT = "kept", "Kept for the next lesson"
 
     lesson = models.ForeignKey(Lesson, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField(help_text="Table 1, 2, … within its lesson.")
@@ -56,6 +57,19 @@ class Table(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
+    carried_from = models.ForeignKey(
+        Lesson,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="carried_tables",
+        help_text="The lesson this unfinished game was kept from (it then resumed in ``lesson``).",
+    )
+    # The turn clock (the engine's ``clock_seconds`` option): when the turn on now runs out, or, while the table
+    # is paused or kept, how many seconds it had left; ``timed_out``: it ran out where the rules have no pass.
+    turn_deadline = models.DateTimeField(null=True, blank=True)
+    clock_left = models.FloatField(null=True, blank=True)
+    timed_out = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["lesson", "number"]
@@ -106,6 +120,7 @@ class Move(models.Model):
         START = "start", "Start"
         ACTION = "action", "Action"
         REMOVAL = "removal", "Player removed"
+        SEATED = "seated", "Player seated"
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="moves")
     seq = models.PositiveIntegerField()

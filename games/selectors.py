@@ -7,6 +7,7 @@ from typing import Any
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
+from django.utils import timezone
 
 from games.engine import AppError, Context, Game, WordList, censor_all, fill_names
 from games.models import Lesson, Move, Seat, Table
@@ -109,7 +110,16 @@ def players(table: Table, seats: list[Seat] | None = None) -> list[dict[str, Any
     """Who sits where; ``seats``: the table's seats if already read (:func:`seats_of`)."""
     seats = seats_of(table) if seats is None else seats
     robots = [s.number for s in seats if s.student is None]
-    return [{"seat": s.number, "name": _seat_name(s, robots), "removed": s.removed, "robot": s.robot} for s in seats]
+    return [
+        {
+            "seat": s.number,
+            "name": _seat_name(s, robots),
+            "removed": s.removed,
+            "student_id": s.student_id,
+            "robot": s.robot,
+        }
+        for s in seats
+    ]
 
 
 def _seat_name(seat: Seat, robots: list[int]) -> str:
@@ -161,6 +171,23 @@ def table_info(table: Table, seated: list[dict[str, Any]] | None = None) -> dict
         "title": game_title(table.game),
         "status": table.status,
         "players": players(table) if seated is None else seated,
+        "clock": clock_of(table),
+    }
+
+
+def clock_of(table: Table) -> dict[str, Any] | None:
+    """The turn clock as pages show it (``None``: the table has none): seconds per turn, when the turn on now runs
+    out (epoch seconds; ``None`` while stopped), the seconds it had left when stopped, the server's time now (pages
+    correct their own clock by it), and whether it ran out where the rules have no pass."""
+    seconds = table.state.get("clock_seconds", 0)
+    if not seconds:
+        return None
+    return {
+        "seconds": seconds,
+        "deadline": table.turn_deadline.timestamp() if table.turn_deadline else None,
+        "left": table.clock_left,
+        "now": timezone.now().timestamp(),
+        "timed_out": table.timed_out,
     }
 
 
@@ -257,8 +284,27 @@ def dashboard_row(table: Table, seated: list[dict[str, Any]] | None = None) -> d
         "winners": [name(s) for s in winners],
         "players": [{**p, "score": total[p["seat"]] if p["seat"] < len(total) else 0} for p in seated],
         "provisional": scores.provisional,
+        "high_score_wins": rules.high_score_wins,
         "seq": table.version,
+        "game": table.game,
+        "title": rules.title,
+        "clock": clock_of(table),
+        "seat_options": _seat_options(rules, table, seated),
     }
+
+
+def _seat_options(rules: Game, table: Table, seated: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Where the rules let a new player sit now: a removed player's seat to take over, or a new seat."""
+    if table.status == Table.Status.FINISHED:
+        return []
+    found: list[dict[str, Any]] = [
+        {"seat": p["seat"], "label": f"in {p['name']}'s seat"}
+        for p in seated
+        if p["removed"] and rules.can_seat(table.state, p["seat"])
+    ]
+    if rules.can_seat(table.state, None):
+        found.append({"seat": None, "label": "in a new seat"})
+    return found
 
 
 def dashboard_rows(lesson: Lesson) -> list[dict[str, Any]]:
@@ -274,6 +320,11 @@ def teachers_lesson(teacher: User, lesson_id: int) -> Lesson | None:
 
 def running_lesson(classroom: Classroom) -> Lesson | None:
     return classroom.lessons.filter(ended__isnull=True, practice=False).first()
+
+
+def kept_tables(classroom: Classroom) -> QuerySet[Table]:
+    """The class's unfinished games kept at the end of a lesson, to resume in its next one."""
+    return Table.objects.filter(lesson__classroom=classroom, status=Table.Status.KEPT)
 
 
 def lessons_of(teacher: User) -> QuerySet[Lesson]:
@@ -292,19 +343,67 @@ def replayed_state(table: Table) -> dict[str, Any]:
     """The table's state rebuilt from its seed, options and move log alone (what a restart or an audit relies on).
 
     Each action gets back the time it was applied at; the lexicon is the table's (its current version)."""
+    return replay_states(table)[-1]
+
+
+def starting_players(table: Table, moves: list[Move]) -> int:
+    """How many seats the game was dealt for: the start entry says (older ones do not: then the seats, less those
+    added during the game)."""
+    players = moves[0].action.get("players") if moves else None
+    if isinstance(players, int):
+        return players
+    added = sum(1 for m in moves if m.kind == Move.Kind.SEATED and m.action.get("seat") is None)
+    return table.seats.count() - added
+
+
+def replay_states(table: Table, upto: int | None = None) -> list[dict[str, Any]]:
+    """The table's state after each entry of its move log (index = seq), replayed from its seed and options alone,
+    up to seq ``upto`` (``None``: all)."""
     rules: Game = GAMES[table.game]
     moves = list(table.moves.order_by("seq"))
     if not moves or moves[0].kind != Move.Kind.START:
         raise ValueError(f"table {table.id} has no start in its move log")
-    state, _ = rules.new_game(table.seats.count(), table.options, table.seed)
+    state, _ = rules.new_game(starting_players(table, moves), table.options, table.seed)
+    states = [state]
     lexicon = word_list_for(table.lexicon_id)
     for move in moves[1:]:
+        if upto is not None and move.seq > upto:
+            break
         ctx = Context(lexicon, move.created.timestamp())
         if move.kind == Move.Kind.REMOVAL:
             state, _ = rules.remove_player(state, move.action["seat"], ctx)
+        elif move.kind == Move.Kind.SEATED:
+            state, _, _ = rules.add_player(state, move.action.get("seat"), ctx)
         else:
             state, _ = rules.apply(state, move.seat, move.action, ctx)
-    return state
+        states.append(state)
+    return states
+
+
+def replay_seats(table: Table, access: Access) -> list[int | None]:
+    """Whose view of each step a viewer may see in a replay: the teacher every seat's and the spectator's (nothing
+    hidden from them); a player, while the game is on, only their own seat's (what they saw then); once the game is
+    over, its players every seat's (every hand and rack as it was at each move)."""
+    seats: list[int] = list(table.seats.order_by("number").values_list("number", flat=True))
+    if access.is_teacher:
+        return [None, *seats]
+    if table.status == Table.Status.FINISHED:
+        return [access.seat, *(s for s in seats if s != access.seat), None]
+    return [access.seat]
+
+
+def replay_step(table: Table, access: Access, step: int, as_seat: int | None) -> dict[str, Any]:
+    """The replay page's frame: the view of the state after move ``step`` as ``as_seat`` saw it (refused unless
+    :func:`replay_seats` allows that seat to this viewer), with the move's public summary."""
+    allowed = replay_seats(table, access)
+    if as_seat not in allowed:
+        raise AppError("forbidden", "That view of the game is not yours to see now.")
+    last = table.version
+    step = max(0, min(step, last))
+    state = replay_states(table, step)[-1]
+    view = GAMES[table.game].view(state, as_seat)
+    view["actions"] = []  # a replay offers nothing to play
+    return {"type": "replay", "step": step, "last": last, "seat": as_seat, "view": view, "table": table_info(table)}
 
 
 def grabble_sheet(table: Table, seat: int | None) -> dict[str, Any]:

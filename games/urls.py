@@ -1,12 +1,22 @@
 from django.urls import path
 
-from . import views
+from . import lesson_views, views
 
 app_name = "games"
 urlpatterns = [
     path("classes/<int:classroom_id>/start/", views.start_lesson, name="start_lesson"),
     path("lessons/<int:lesson_id>/", views.lesson_dashboard, name="lesson"),
-    path("lessons/<int:lesson_id>/end/", views.end_lesson, name="end_lesson"),
+    path("lessons/<int:lesson_id>/end/", lesson_views.end_lesson, name="end_lesson"),
+    path("lessons/<int:lesson_id>/all/<str:what>/", lesson_views.all_tables, name="all_tables"),
+    path("lessons/<int:lesson_id>/waiting/", lesson_views.waiting, name="waiting"),
+    path("lessons/<int:lesson_id>/seat/", lesson_views.seat_student, name="seat_student"),
+    path("lessons/<int:lesson_id>/replace/", lesson_views.replace_student, name="replace_student"),
+    path("lessons/<int:lesson_id>/move/", lesson_views.move_student, name="move_student"),
+    path("classes/<int:classroom_id>/screen/", lesson_views.projector, name="projector"),
+    path("classes/<int:classroom_id>/screen/data/", lesson_views.projector_data, name="projector_data"),
+    path("classes/<int:classroom_id>/lessons/", lesson_views.archive, name="archive"),
+    path("tables/<int:table_id>/replay/", lesson_views.replay, name="replay"),
+    path("tables/<int:table_id>/replay/data/", lesson_views.replay_data, name="replay_data"),
     path("tables/<int:table_id>/", views.table, name="table"),
     path("tables/<int:table_id>/sheet/", views.grabble_sheet, name="grabble_sheet"),
     path("tables/<int:table_id>/pause/", views.pause_table, name="pause_table"),

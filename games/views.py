@@ -63,18 +63,6 @@ def lesson_dashboard(request: AuthenticatedRequest, lesson_id: int) -> HttpRespo
     )
 
 
-@require_POST
-@teacher_required
-def end_lesson(request: AuthenticatedRequest, lesson_id: int) -> HttpResponse:
-    try:
-        lesson = lessons.end_lesson(request.user, lesson_id)
-    except AppError as error:
-        messages.error(request, error.message)
-        return redirect("home")
-    messages.success(request, "The lesson has ended.")
-    return redirect("learning:classroom", classroom_id=lesson.classroom_id)
-
-
 @login_required
 def table(request: AuthenticatedRequest, table_id: int) -> HttpResponse:
     table = selectors.game_table(table_id)

@@ -203,6 +203,7 @@ class Report(models.Model):
     percent = models.PositiveSmallIntegerField(default=0)
     figures = models.JSONField(default=dict, blank=True)
     error_message = models.TextField(blank=True)
+    heartbeat = models.DateTimeField(null=True, blank=True, help_text="While running: the worker's last progress.")
     requested_by = models.ForeignKey(User, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     created = models.DateTimeField(auto_now_add=True)
     finished = models.DateTimeField(null=True, blank=True)

@@ -400,7 +400,9 @@ def _class_figures(
 
 # -- jobs ------------------------------------------------------------------------------------------------------------
 def _set_progress(report_id: int, percent_done: int) -> None:
-    Report.objects.filter(pk=report_id).update(status=Report.Status.RUNNING, percent=percent_done)
+    Report.objects.filter(pk=report_id).update(
+        status=Report.Status.RUNNING, percent=percent_done, heartbeat=timezone.now()
+    )
 
 
 def build_report(report_id: int) -> None:
@@ -409,6 +411,9 @@ def build_report(report_id: int) -> None:
     report = Report.objects.select_related("classroom", "student").filter(pk=report_id).first()
     if report is None or report.status == Report.Status.DONE:
         return
+    fresh = timezone.now() - timedelta(seconds=settings.REPORT_HEARTBEAT_TIMEOUT)
+    if report.status == Report.Status.RUNNING and report.heartbeat is not None and report.heartbeat > fresh:
+        return  # another worker is building it (this message was sent again while it ran)
     _set_progress(report.pk, 2)
     try:
         if report.lesson_id is not None:

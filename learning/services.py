@@ -4,10 +4,14 @@ jobs). Views, consumers and the games side call these; nothing else writes. Ever
 
 import logging
 import unicodedata
+from datetime import timedelta
 from functools import partial
 from typing import Any
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils import timezone
 
 from config.transport import classroom_group, group_send, user_group
 from games.engine import AppError
@@ -212,7 +216,36 @@ def record_move(move_id: int) -> int:
 
 def _enqueue_report(report: Report) -> None:
     report_id = report.pk
-    transaction.on_commit(lambda: tasks.build_report.delay(report_id), robust=True)
+    transaction.on_commit(lambda: _send_report(report_id))
+
+
+def _send_report(report_id: int) -> None:
+    """Publish the report's job; a broker that is down leaves it queued for the next sweep."""
+    try:
+        tasks.build_report.delay(report_id)
+    except Exception as error:  # noqa: BLE001 - whatever the broker raises, the report waits for the next sweep
+        logger.warning("could not publish report job %s (it stays queued): %s", report_id, error)
+
+
+def sweep_reports(report: Report | None = None) -> None:
+    """Put right what a dead worker or a lost message left (``report``, or every report): one running with no
+    progress past ``REPORT_HEARTBEAT_TIMEOUT``, or still queued after ``JOB_RESEND_AFTER``, is sent again (a
+    report build is idempotent). Called by the report page's polling and when a worker starts."""
+    now = timezone.now()
+    reports_ = Report.objects.filter(pk=report.pk) if report is not None else Report.objects.all()
+    silent = now - timedelta(seconds=settings.REPORT_HEARTBEAT_TIMEOUT)
+    for dead in reports_.filter(status=Report.Status.RUNNING, heartbeat__lt=silent):
+        if Report.objects.filter(pk=dead.pk, status=Report.Status.RUNNING).update(
+            status=Report.Status.QUEUED, heartbeat=now
+        ):
+            _send_report(dead.pk)
+    waiting = now - timedelta(seconds=settings.JOB_RESEND_AFTER)
+    lost = reports_.filter(status=Report.Status.QUEUED, created__lt=waiting).filter(
+        Q(heartbeat__isnull=True) | Q(heartbeat__lt=waiting)  # for a queued job: when it was last sent again
+    )
+    for report_id in list(lost.values_list("pk", flat=True)):
+        if Report.objects.filter(pk=report_id, status=Report.Status.QUEUED).update(heartbeat=now):
+            _send_report(report_id)
 
 
 def lesson_ended(lesson_id: int) -> Report | None:

@@ -300,6 +300,8 @@ def report_status(request: AuthenticatedRequest, report_id: int) -> JsonResponse
         _report_student(request, report.student_id)
     else:
         _teachers_classroom(request, report.classroom_id)
+    services.sweep_reports(report)
+    report.refresh_from_db()
     return JsonResponse(_job(report))
 
 

@@ -104,6 +104,10 @@ class ImportJob(models.Model):
     percent = models.PositiveSmallIntegerField(default=0)
     entries_done = models.PositiveIntegerField(default=0)
     error_message = models.TextField(blank=True)
+    # While running: when the worker last reported progress (a job silent for long has lost its worker), and the
+    # version its rows are staged under (deleted if it dies).
+    heartbeat = models.DateTimeField(null=True, blank=True)
+    staged_version = models.PositiveIntegerField(null=True, blank=True)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     created = models.DateTimeField(auto_now_add=True)
     finished = models.DateTimeField(null=True, blank=True)

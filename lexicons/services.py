@@ -12,13 +12,14 @@ import threading
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
 from typing import Any, cast
 
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.db import connection, models, transaction
-from django.db.models import F, ProtectedError
+from django.db.models import F, ProtectedError, Q
 from django.utils import timezone
 
 from lexicons.loaders import (
@@ -83,6 +84,7 @@ def import_lexicon(
     paths: Iterable[Path | str],
     *,
     on_progress: ProgressCallback | None = None,
+    on_staged: Callable[[int], None] | None = None,
     max_bytes: int = DEFAULT_MAX_BYTES,
     limits: Limits | None = None,
     entry_limits: EntryLimits | None = None,
@@ -99,6 +101,8 @@ def import_lexicon(
     try:
         progress = Progress(check_files(files, max_bytes))
         staged = _claim_version(lexicon)
+        if on_staged is not None:
+            on_staged(staged)
     except LexiconImportError as exc:
         _record_failure(lexicon, exc)
         raise
@@ -272,22 +276,29 @@ def start_upload(lexicon: Lexicon | None, name: str, language: str, fmt: str, pa
 
 def start_import(lexicon: Lexicon, fmt: str, paths: list[str], user=None) -> ImportJob:
     """Record an import job and enqueue it once the current transaction commits (the task must see the job)."""
-    from lexicons.tasks import run_import
-
     job = ImportJob.objects.create(lexicon=lexicon, format=fmt, files=[str(p) for p in paths], created_by=user)
-    transaction.on_commit(lambda: run_import.delay(job.pk))
+    transaction.on_commit(lambda: _send(job.pk))
     return job
 
 
 def run_import_job(job_id: int) -> None:
     """Run one import job, recording progress and the outcome on the job row; removes the uploaded files."""
     job = ImportJob.objects.select_related("lexicon").get(pk=job_id)
-    if job.is_finished:
+    # Claimed by one worker only: a message delivered twice (sent again by the sweep, or redelivered after a
+    # worker died) finds the job running, finished or failed, and leaves it alone.
+    claimed = ImportJob.objects.filter(pk=job.pk, status=ImportJob.Status.QUEUED).update(
+        status=ImportJob.Status.RUNNING, heartbeat=timezone.now()
+    )
+    if not claimed:
         return
-    ImportJob.objects.filter(pk=job.pk).update(status=ImportJob.Status.RUNNING)
 
     def on_progress(fraction: float, entries: int) -> None:
-        ImportJob.objects.filter(pk=job.pk).update(percent=min(int(fraction * 100), 99), entries_done=entries)
+        ImportJob.objects.filter(pk=job.pk).update(
+            percent=min(int(fraction * 100), 99), entries_done=entries, heartbeat=timezone.now()
+        )
+
+    def on_staged(version: int) -> None:
+        ImportJob.objects.filter(pk=job.pk).update(staged_version=version, heartbeat=timezone.now())
 
     limits, entry_limits = upload_limits()
     try:
@@ -296,6 +307,7 @@ def run_import_job(job_id: int) -> None:
             job.format,
             job.files,
             on_progress=on_progress,
+            on_staged=on_staged,
             max_bytes=settings.LEXICON_UPLOAD_MAX_BYTES,
             limits=limits,
             entry_limits=entry_limits,
@@ -313,6 +325,45 @@ def run_import_job(job_id: int) -> None:
     finally:
         for path in job.files:
             Path(path).unlink(missing_ok=True)
+
+
+WORKER_GONE = "The import stopped: the worker running it went away. Upload the files again to try once more."
+
+
+def sweep_imports(job: ImportJob | None = None) -> None:
+    """Put right what a dead worker or a lost message left (``job``, or every job): a running job whose worker has
+    been silent past ``IMPORT_HEARTBEAT_TIMEOUT`` is marked failed and its staged rows deleted (the lexicon keeps
+    its version), so the lexicon can be replaced again; a job still queued after ``JOB_RESEND_AFTER`` (its message
+    lost while the broker was down) is sent again. Called by the progress page's polling and when a worker starts."""
+    now = timezone.now()
+    jobs = ImportJob.objects.filter(pk=job.pk) if job is not None else ImportJob.objects.all()
+    silent = now - timedelta(seconds=settings.IMPORT_HEARTBEAT_TIMEOUT)
+    for dead in jobs.filter(status=ImportJob.Status.RUNNING, heartbeat__lt=silent).select_related("lexicon"):
+        with transaction.atomic():
+            if not ImportJob.objects.filter(pk=dead.pk, status=ImportJob.Status.RUNNING).update(
+                status=ImportJob.Status.FAILED, error_message=WORKER_GONE, finished=now
+            ):
+                continue  # someone else reaped it
+            if dead.staged_version and dead.staged_version != dead.lexicon.version:
+                _delete_version(dead.lexicon_id, dead.staged_version)
+            _record_failure(dead.lexicon, LexiconImportError(WORKER_GONE))
+    waiting = now - timedelta(seconds=settings.JOB_RESEND_AFTER)
+    lost = jobs.filter(status=ImportJob.Status.QUEUED, created__lt=waiting).filter(
+        Q(heartbeat__isnull=True) | Q(heartbeat__lt=waiting)  # for a queued job: when it was last sent again
+    )
+    for job_id in list(lost.values_list("pk", flat=True)):
+        if ImportJob.objects.filter(pk=job_id, status=ImportJob.Status.QUEUED).update(heartbeat=now):
+            _send(job_id)
+
+
+def _send(job_id: int) -> None:
+    """Publish the job's message; a broker that is down leaves the job queued for the next sweep."""
+    from lexicons.tasks import run_import
+
+    try:
+        run_import.delay(job_id)
+    except Exception as error:  # noqa: BLE001 - whatever the broker raises, the job waits for the next sweep
+        logger.warning("could not publish import job %s (it stays queued): %s", job_id, error)
 
 
 def _finish(job: ImportJob, status: str, *, error: str = "", entries: int | None = None) -> None:

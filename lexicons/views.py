@@ -54,6 +54,8 @@ def upload(request: HttpRequest, pk: int | None = None) -> HttpResponse:
             raise PermissionDenied("Only the teacher who uploaded this lexicon can replace it.")
     form = UploadForm(request.POST or None, request.FILES or None, replacing=replacing)
     if request.method == "POST" and form.is_valid():
+        if replacing is not None:
+            services.sweep_imports()  # a job whose worker died no longer blocks the replacement
         if replacing is not None and selectors.import_running(replacing):
             form.add_error(None, "An import into this lexicon is still running; wait for it to finish.")
         else:
@@ -88,7 +90,10 @@ def progress(request: HttpRequest, pk: int) -> HttpResponse:
 @teacher_required
 @require_GET
 def progress_status(request: HttpRequest, pk: int) -> JsonResponse:
-    return JsonResponse(selectors.job_status(_own_job(request, pk)))
+    job = _own_job(request, pk)
+    services.sweep_imports(job)
+    job.refresh_from_db()
+    return JsonResponse(selectors.job_status(job))
 
 
 @teacher_required

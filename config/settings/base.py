@@ -204,6 +204,13 @@ CELERY_ACCEPT_CONTENT = ["json"]
 # Time limits of the long jobs, in seconds: past them the job is stopped and marked failed with a message.
 LEXICON_IMPORT_TIME_LIMIT = 20 * 60
 REPORT_TIME_LIMIT = 10 * 60
+# A running job whose worker has not reported for this long (seconds) is dead: marked failed, its rows cleaned up.
+IMPORT_HEARTBEAT_TIMEOUT = 120
+REPORT_HEARTBEAT_TIMEOUT = 120
+# A job still queued this long after it was asked for (its message lost while the broker was down) is sent again.
+JOB_RESEND_AFTER = 30
+# Redis redelivers a message whose worker died after this long: longer than any job may run.
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": LEXICON_IMPORT_TIME_LIMIT + 10 * 60}
 
 # Websocket conventions shared by every consumer (config/websocket.py).
 WEBSOCKET_MAX_MESSAGE_BYTES = 16 * 1024

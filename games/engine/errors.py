@@ -30,3 +30,5 @@ NOT_A_WORD = "not_a_word"
 GAME_OVER = "game_over"
 NOT_ALLOWED = "not_allowed"  # a legal-looking action the rules or table options forbid
 TEACHER_ONLY = "teacher_only"
+CANNOT_TIME_OUT = "cannot_time_out"  # a turn's time ran out where the rules have no pass: the teacher decides
+CANNOT_SEAT = "cannot_seat"  # the rules cannot seat a new player there now

@@ -25,10 +25,20 @@ from typing import Any, ClassVar
 
 from .actions import ANYONE, TEACHER, TURN, ActionSpec
 from .encounters import WordEncounter
-from .errors import BAD_ACTION, GAME_OVER, NOT_ALLOWED, NOT_YOUR_TURN, TEACHER_ONLY, WRONG_PHASE, AppError
+from .errors import (
+    BAD_ACTION,
+    CANNOT_SEAT,
+    CANNOT_TIME_OUT,
+    GAME_OVER,
+    NOT_ALLOWED,
+    NOT_YOUR_TURN,
+    TEACHER_ONLY,
+    WRONG_PHASE,
+    AppError,
+)
 from .events import Event, censor
 from .lexicon import WordList
-from .turns import active_seats
+from .turns import active_seats, waiting_seats
 
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -50,6 +60,9 @@ class Option:
     low: int | None = None
     high: int | None = None
     help: str = ""
+    # A choice of languages whose default on the start form is the class's own language, where it is a choice
+    # (Pala's colour names: a Spanish class says naranja without the teacher setting it).
+    follows_class_language: bool = False
 
     def clean(self, value: Any) -> Any:
         if self.kind == "bool":
@@ -134,6 +147,22 @@ def private_copy(state: State) -> State:
     return json.loads(json.dumps(state))
 
 
+# The engine's own table option, offered for every game: seconds per turn (0: no clock). The engine keeps it in the
+# state as ``clock_seconds``; the server keeps the turn's deadline, and when it has passed anyone at the table may send
+# ``{"type": "timeout"}``, which the engine applies as :meth:`Game.on_timeout` for the seat on turn.
+CLOCK = Option(
+    "clock_seconds",
+    "Seconds per turn",
+    "int",
+    0,
+    low=0,
+    high=3600,
+    help="0: no clock. When a turn's time runs out, the turn passes where the rules allow; otherwise you are alerted.",
+)
+ENGINE_OPTIONS = (CLOCK,)
+TIMEOUT = "timeout"  # the engine's own action: a turn's time ran out
+
+
 class Game:
     """Base class of every game's rules. Subclasses set the class attributes, declare their actions with
     :func:`~games.engine.actions.action` and implement ``_new``/``body``/``scores``/``status``/``_after_removal``;
@@ -149,6 +178,11 @@ class Game:
     stylesheet: ClassVar[str | None] = None  # a stylesheet of the game's own under static/games/, if any
     high_score_wins: ClassVar[bool] = True
     action_specs: ClassVar[dict[str, ActionSpec]] = {}
+    # The action a seat on turn is taken to have sent when its time runs out (``None``: the teacher is alerted).
+    timeout_action: ClassVar[str | None] = "pass"
+    # A teacher's action that ends play by the rules' own end (Grabble: end the play and go to the quiz), which
+    # ending a lesson may send; ``None``: the game has none (ending it means scoring it as it stands).
+    end_action: ClassVar[str | None] = None
     # Fields of views and events that name pieces by id: the contract suite looks there for hidden pieces.
     piece_fields: ClassVar[tuple[str, ...]] = ("id", "card", "cards", "tile", "tiles")
 
@@ -165,10 +199,14 @@ class Game:
         cls.action_specs = specs
 
     # -- options -----------------------------------------------------------------------------
+    def table_options(self) -> tuple[Option, ...]:
+        """The game's own options and the engine's (the turn clock), as the start form offers them."""
+        return (*self.options, *ENGINE_OPTIONS)
+
     def clean_options(self, raw: dict[str, Any] | None) -> dict[str, Any]:
         """Defaults filled in, every value checked; unknown names are an error, not ignored."""
         raw = dict(raw or {})
-        known = {opt.name: opt for opt in self.options}
+        known = {opt.name: opt for opt in self.table_options()}
         unknown = sorted(set(raw) - set(known))
         if unknown:
             raise AppError("bad_option", f"Unknown option: {', '.join(unknown)}.")
@@ -180,13 +218,19 @@ class Game:
             raise AppError(
                 "bad_players", f"{self.title} is for {self.min_players} to {self.max_players} players, not {players}."
             )
-        state, events = self._new(players, self.clean_options(options), seed)
+        cleaned = self.clean_options(options)
+        engine = {opt.name for opt in ENGINE_OPTIONS}
+        state, events = self._new(players, {k: v for k, v in cleaned.items() if k not in engine}, seed)
+        if cleaned["clock_seconds"]:
+            state["clock_seconds"] = cleaned["clock_seconds"]
         state["last_move"] = None
         return state, events
 
     def apply(self, state: State, seat: int | None, action: Action, ctx: Context) -> tuple[State, list[Event]]:
         """Apply ``action`` by ``seat`` (``None``: the teacher). Raises :class:`AppError`, and then the state
-        given is untouched."""
+        given is untouched. ``{"type": "timeout"}`` is the engine's own: see :meth:`on_timeout`."""
+        if isinstance(action, dict) and action.get("type") == TIMEOUT:
+            return self._timeout(state, seat, action, ctx)
         spec = self.admit(state, seat, action)
         new_state = private_copy(state)
         events = getattr(self, spec.handler)(new_state, seat, action, ctx)
@@ -251,6 +295,68 @@ class Game:
             offered.append(spec.describe(choices))
         return offered
 
+    # -- the turn clock ----------------------------------------------------------------------------------------
+    def _timeout(self, state: State, seat: int | None, action: Action, ctx: Context) -> tuple[State, list[Event]]:
+        """A turn's time ran out (the server checked the deadline; the action may carry the ``seq`` it was for)."""
+        if set(action) - {"type", "seq"} or not isinstance(action.get("seq", 0), int):
+            raise AppError(BAD_ACTION, "timeout takes only the seq it is for.")
+        if not state.get("clock_seconds"):
+            raise AppError(NOT_ALLOWED, "This table has no turn clock.")
+        status = self.status(state)
+        if status.finished:
+            raise AppError(GAME_OVER, "The game is over.")
+        if seat is not None and seat not in active_seats(state):
+            raise AppError(NOT_ALLOWED, "That seat is not in the game.")
+        if not status.to_act:
+            raise AppError(CANNOT_TIME_OUT, "Nobody is on turn: the clock is not running.")
+        on_turn = status.to_act[0]
+        new_state = private_copy(state)
+        events = self.on_timeout(new_state, on_turn, ctx)
+        new_state["last_move"] = {"seat": on_turn, "type": TIMEOUT, "text": "ran out of time"}
+        return new_state, events
+
+    def on_timeout(self, state: State, seat: int, ctx: Context) -> list[Event]:
+        """The time of ``seat``'s turn ran out: mutate the private copy ``state`` and return the events. The
+        default sends the game's :attr:`timeout_action` (its pass) for them when the rules offer it now, and refuses
+        with ``cannot_time_out`` otherwise (the server then alerts the teacher)."""
+        name = self.timeout_action
+        spec = self.action_specs.get(name) if name else None
+        if spec is None or spec.fields:
+            raise AppError(CANNOT_TIME_OUT, "The rules have no pass for this turn: the teacher decides.")
+        try:
+            self._check_open(spec, state, seat, self.status(state))
+        except AppError:
+            raise AppError(CANNOT_TIME_OUT, "The rules have no pass for this turn: the teacher decides.") from None
+        events: list[Event] = getattr(self, spec.handler)(state, seat, {"type": spec.type}, ctx)
+        return events
+
+    # -- seating during a game -----------------------------------------------------------------------------
+    def can_seat(self, state: State, seat: int | None) -> bool:
+        """May a new player sit down now: in ``seat`` (a removed player's, taking over what it holds) or, with
+        ``None``, in a new seat? The default refuses both; games that allow it override :meth:`_seat_player`
+        and this."""
+        return False
+
+    def add_player(self, state: State, seat: int | None, ctx: Context) -> tuple[State, list[Event], int]:
+        """Seat a new player (see :meth:`can_seat`); returns the new state, the events and the seat number. A seat
+        taken over is back in the game at once; a new seat may wait (``waiting`` in the state: out of the turn
+        order) until the rules deal it in."""
+        if self.status(state).finished:
+            raise AppError(GAME_OVER, "The game is over.")
+        if not self.can_seat(state, seat):
+            where = "a new seat" if seat is None else f"seat {seat}"
+            raise AppError(CANNOT_SEAT, f"{self.title} cannot seat a player in {where} now.")
+        new_state = private_copy(state)
+        if seat is not None:
+            new_state["removed"] = [s for s in new_state.get("removed", []) if s != seat]
+        number, events = self._seat_player(new_state, seat, ctx)
+        new_state["last_move"] = {"seat": number, "type": "seated", "text": "sat down at the table"}
+        return new_state, events, number
+
+    def _seat_player(self, state: State, seat: int | None, ctx: Context) -> tuple[int, list[Event]]:
+        """Fix up the state for the player now in ``seat`` (``None``: add a seat); returns the seat and events."""
+        raise AppError(CANNOT_SEAT, f"{self.title} cannot seat a player during the game.")
+
     def remove_player(self, state: State, seat: int, ctx: Context) -> tuple[State, list[Event]]:
         """The teacher removed the player in ``seat``: the default skips their seat from now on."""
         new_state = private_copy(state)
@@ -271,6 +377,8 @@ class Game:
             "seat": seat,
             "players": state["players"],
             "removed": list(state.get("removed", [])),
+            "waiting": waiting_seats(state),
+            "clock_seconds": state.get("clock_seconds", 0),
             "phase": status.phase,
             "to_act": list(status.to_act),
             "awaiting_teacher": status.awaiting_teacher,

@@ -4,8 +4,29 @@ from typing import Any
 
 
 def active_seats(state: dict[str, Any]) -> list[int]:
-    """Seats still in the game, in seat order."""
-    return [s for s in range(state["players"]) if s not in state.get("removed", [])]
+    """Seats in the game, in seat order: not removed, and not waiting to be dealt in."""
+    out = set(state.get("removed", ())) | set(state.get("waiting", ()))
+    return [s for s in range(state["players"]) if s not in out]
+
+
+def waiting_seats(state: dict[str, Any]) -> list[int]:
+    """Seats added during the game that the rules have not dealt in yet (they sit out until then)."""
+    return list(state.get("waiting", []))
+
+
+def add_waiting_seat(state: dict[str, Any]) -> int:
+    """Add a seat at the end of the table, out of the turn order until :func:`admit_waiting`; returns it."""
+    seat: int = state["players"]
+    state["players"] = seat + 1
+    state.setdefault("waiting", []).append(seat)
+    return seat
+
+
+def admit_waiting(state: dict[str, Any]) -> list[int]:
+    """Deal the waiting seats in (at a new hand): they join the turn order; returns them."""
+    seats = waiting_seats(state)
+    state["waiting"] = []
+    return seats
 
 
 def next_seat(state: dict[str, Any], seat: int, step: int = 1) -> int:

@@ -1,5 +1,6 @@
 """The teacher moderating one table: pausing, resuming or ending it, and taking a player out of the game."""
 
+from datetime import timedelta
 from functools import partial
 
 from django.db import transaction
@@ -8,7 +9,7 @@ from django.utils import timezone
 from config import transport
 from games import selectors
 from games.engine import AppError
-from games.models import Move, Table
+from games.models import Lesson, Move, Table
 from games.services.moves import FINISHED, FORBIDDEN, NOT_FOUND, broadcast_refresh, locked_table, record, run_rules
 from learning.models import User
 
@@ -46,11 +47,69 @@ def end_table(teacher: User, table_id: int) -> Table:
 
 
 def set_status(table: Table, status: str) -> Table:
-    """Change a locked table's status; on commit, every open page of it fetches a fresh snapshot."""
+    """Change a locked table's status; on commit, every open page of it fetches a fresh snapshot. The turn clock
+    stops while the table is not being played (keeping the time the turn had left) and goes on when it resumes."""
+    now = timezone.now()
+    if table.turn_deadline is not None and status != Table.Status.PLAYING:
+        table.clock_left = max(0.0, (table.turn_deadline - now).total_seconds())
+        table.turn_deadline = None
+    elif table.clock_left is not None and status == Table.Status.PLAYING:
+        table.turn_deadline = now + timedelta(seconds=table.clock_left)
+        table.clock_left = None
+    if status == Table.Status.FINISHED:
+        table.turn_deadline = table.clock_left = None
     table.status = status
-    table.save(update_fields=["status", "updated"])
+    table.save(update_fields=["status", "updated", "turn_deadline", "clock_left"])
     broadcast_refresh(table)
     return table
+
+
+# -- every table of a lesson at once --------------------------------------------------------------------------
+def _lesson_tables(teacher: User, lesson_id: int) -> list[Table]:
+    """The running lesson's tables, locked, in number order."""
+    lesson = Lesson.objects.filter(pk=lesson_id, classroom__teacher=teacher).first()
+    if lesson is None:
+        raise AppError(NOT_FOUND, "That is not a lesson of one of your classes.")
+    if lesson.ended is not None:
+        raise AppError(FINISHED, "This lesson has ended.")
+    return [locked_table(t) for t in lesson.tables.order_by("number").values_list("id", flat=True)]
+
+
+@transaction.atomic
+def pause_all(teacher: User, lesson_id: int) -> int:
+    """Pause every table being played (their clocks stop); returns how many."""
+    tables = [t for t in _lesson_tables(teacher, lesson_id) if t.status == Table.Status.PLAYING]
+    for table in tables:
+        set_status(table, Table.Status.PAUSED)
+    return len(tables)
+
+
+@transaction.atomic
+def resume_all(teacher: User, lesson_id: int) -> int:
+    """Resume every paused table (their clocks go on with the time they had left); returns how many."""
+    tables = [t for t in _lesson_tables(teacher, lesson_id) if t.status == Table.Status.PAUSED]
+    for table in tables:
+        set_status(table, Table.Status.PLAYING)
+    return len(tables)
+
+
+NOTICES = {
+    "two_minutes": "Two minutes left in the lesson: finish your turn.",
+    "last_turn": "Last turns now, please.",
+}
+
+
+@transaction.atomic
+def notify_all(teacher: User, lesson_id: int, notice: str) -> int:
+    """Show ``notice`` (a key of :data:`NOTICES`) on every table still open; returns how many tables."""
+    if notice not in NOTICES:
+        raise AppError("bad_notice", "There is no such notice.")
+    tables = [t for t in _lesson_tables(teacher, lesson_id) if t.status != Table.Status.FINISHED]
+    message = {"type": "table.notice", "message": NOTICES[notice]}
+    for table in tables:
+        group = transport.table_group(table.id)
+        transaction.on_commit(partial(transport.group_send, group, message))
+    return len(tables)
 
 
 @transaction.atomic

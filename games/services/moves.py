@@ -15,7 +15,7 @@ while that thread (which every table of the server process shares) waits on Redi
 """
 
 from collections.abc import Callable
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
 
@@ -27,6 +27,8 @@ from config import transport
 from config.transport import Deferred
 from games import selectors
 from games.engine import Action, AppError, Context, Event, Game, censor_all
+from games.engine.errors import CANNOT_TIME_OUT
+from games.engine.game import TIMEOUT
 from games.models import Move, Seat, Table
 from learning import services as learning_services
 from learning.models import User
@@ -104,31 +106,58 @@ def _apply(
 ) -> Move:
     if not isinstance(action, dict):
         raise AppError(BAD_ACTION, "An action must be a JSON object with a type.")
+    alert: AppError | None = None
     with transaction.atomic():
         table = locked_table(table_id)
         seats = selectors.seats_of(table)
         seat = seat_of(table, seats)
         if table.status == Table.Status.PAUSED:
             raise AppError(PAUSED, "The teacher has paused this table; wait until it resumes.")
+        if table.status == Table.Status.KEPT:
+            raise AppError(PAUSED, "This game is kept for the next lesson; it resumes then.")
         if table.status == Table.Status.FINISHED:
             raise AppError(FINISHED, "This game is over.")
+        now = timezone.now()
+        if action.get("type") == TIMEOUT:
+            expected_version = _check_timeout(table, action, now)
         if expected_version is not None and expected_version != table.version:
             raise AppError(STALE, "Someone moved first: the table has changed, look again and retry.")
         rules = selectors.rules_of(table.game)
-        now = timezone.now()
-        state, events = run_rules(partial(rules.apply, table.state, seat, action), table.lexicon_id, now)
-        return record(
-            table,
-            rules,
-            state,
-            events,
-            kind=Move.Kind.ACTION,
-            seat=seat,
-            actor=user,
-            action=action,
-            now=now,
-            seated=selectors.players(table, seats),
-        )
+        try:
+            state, events = run_rules(partial(rules.apply, table.state, seat, action), table.lexicon_id, now)
+        except AppError as error:
+            if error.code != CANNOT_TIME_OUT:
+                raise
+            alert = error  # the turn cannot pass by the rules: stop the clock and tell the teacher (committed)
+            table.turn_deadline, table.timed_out = None, True
+            table.save(update_fields=["turn_deadline", "timed_out", "updated"])
+            broadcast_refresh(table)
+        else:
+            return record(
+                table,
+                rules,
+                state,
+                events,
+                kind=Move.Kind.ACTION,
+                seat=seat,
+                actor=user,
+                action=action,
+                now=now,
+                seated=selectors.players(table, seats),
+            )
+    raise alert or AppError(CANNOT_TIME_OUT, "The turn cannot pass.")
+
+
+def _check_timeout(table: Table, action: Action, now: datetime) -> int:
+    """A ``timeout`` is accepted once its turn's deadline has passed, and only for the move it names (``seq``):
+    every page at the table may send it when its countdown ends, and the first to take the lock passes the turn;
+    the others, and a player acting at the same moment, find the version moved on. Returns the version needed."""
+    seq = action.get("seq")
+    if not isinstance(seq, int) or isinstance(seq, bool):
+        raise AppError(BAD_ACTION, "timeout needs the seq of the move it is for.")
+    if table.turn_deadline is None or now < table.turn_deadline:
+        raise AppError("clock_running", "The turn's time has not run out.")
+    return seq
 
 
 def preview_action(table_id: int, user: User, action: Action) -> dict[str, Any]:
@@ -181,11 +210,14 @@ def record(
 ) -> Move:
     """Save the new state and log the move; on commit, broadcast it and have its encounters recorded. ``seated``:
     the table's players as read under the lock (``None``: read them when broadcasting)."""
+    before = rules.status(table.state).to_act
     table.version += 1
     table.state = state
-    if rules.status(state).finished:
+    status = rules.status(state)
+    if status.finished:
         table.status = Table.Status.FINISHED
-    table.save(update_fields=["state", "version", "status", "updated"])
+    restart_clock(table, now, status.finished or before != status.to_act or action.get("type") == TIMEOUT)
+    table.save(update_fields=["state", "version", "status", "updated", "turn_deadline", "clock_left", "timed_out"])
     move = Move.objects.create(
         table=table, seq=table.version, kind=kind, seat=seat, actor=actor, action=action, events=events, created=now
     )
@@ -199,6 +231,21 @@ def _wake_robots(table: Table, seated: list[dict[str, Any]] | None) -> None:
     from games.services import robots  # robots play through this module
 
     robots.after_commit(table.id, table.version, seated)
+
+
+def restart_clock(table: Table, now: datetime, new_turn: bool) -> None:
+    """After a move: a new turn gets the full time (on the deadline while playing, kept aside while paused)."""
+    seconds = table.state.get("clock_seconds", 0)
+    if not seconds or table.status == Table.Status.FINISHED:
+        table.turn_deadline, table.clock_left = None, None
+        return
+    if not new_turn:
+        return
+    table.timed_out = False
+    if table.status == Table.Status.PLAYING:
+        table.turn_deadline, table.clock_left = now + timedelta(seconds=seconds), None
+    else:
+        table.turn_deadline, table.clock_left = None, float(seconds)
 
 
 def _enqueue_recording(move: Move) -> None:

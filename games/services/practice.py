@@ -17,7 +17,7 @@ from games.engine import AppError
 from games.forms import offered_games
 from games.models import Lesson, Move, Table
 from games.services import moderation
-from games.services.lessons import new_table
+from games.services.lessons import _new_table
 from games.services.moves import FORBIDDEN, NOT_FOUND
 from learning.models import Classroom, Encounter, Student, User
 from learning.selectors import student_of
@@ -76,7 +76,7 @@ def start_practice(user: User, game: str, robot_count: int = 1, level: str = "be
             started_by=user,
             practice=True,
         )
-        return new_table(lesson, 1, rules, [student], robots=robot_count, level=level)
+        return _new_table(lesson, 1, rules, [student], robots=robot_count, level=level)
 
 
 def end_practice(user: User, table_id: int) -> Table:

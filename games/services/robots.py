@@ -185,9 +185,9 @@ def show_move(user: User, table_id: int, level: str = "strong") -> Move:
 # -- seating -------------------------------------------------------------------------------------------------------
 @transaction.atomic
 def seat_robot(teacher: User, table_id: int, seat: int, level: str) -> Seat:
-    """Put a robot of ``level`` in ``seat`` (a student's who is absent): it takes over that hand or rack as it is,
-    and the student no longer plays there. A seat the teacher removed from the game cannot be taken: its cards
-    went back when it was removed."""
+    """Put a robot of ``level`` in ``seat``: an absent student's (it takes over that hand or rack as it is, and
+    the student no longer plays there), or a removed player's where the rules can seat a player again (it takes
+    over what the seat holds, as a student seated there would)."""
     if level not in ROBOT_LEVELS:
         raise AppError("bad_level", "Choose a robot level: beginner, steady or strong.")
     table = moves.locked_table(table_id)
@@ -199,12 +199,22 @@ def seat_robot(teacher: User, table_id: int, seat: int, level: str) -> Seat:
     if row is None:
         raise AppError(moves.NOT_FOUND, "There is no such seat.")
     if row.removed:
-        raise AppError("seat_removed", "That player was taken out of the game: their seat has no cards left to play.")
+        rules = selectors.rules_of(table.game)
+        if not rules.can_seat(table.state, seat):
+            raise AppError("seat_removed", f"{rules.title} cannot seat a player there now.")
+        now = timezone.now()
+        state, events = moves.run_rules(lambda ctx: rules.add_player(table.state, seat, ctx)[:2], table.lexicon_id, now)
+        row.student, row.robot, row.removed = None, level, False
+        row.save(update_fields=["student", "robot", "removed"])
+        action = {"type": "add_player", "seat": seat, "robot": level}
+        moves.record(
+            table, rules, state, events, kind=Move.Kind.SEATED, seat=None, actor=teacher, action=action, now=now
+        )  # on commit, the robots are woken like after any move
+        return row
     row.student = None
     row.robot = level
     row.save(update_fields=["student", "robot"])
-    moves.broadcast_refresh(table)
-    transaction.on_commit(lambda: wake(table.id, table.version))
+    moves.broadcast_refresh(table)  # on commit, every page reads the new name; the robots wake
     return row
 
 

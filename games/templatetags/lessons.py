@@ -18,4 +18,5 @@ def lesson_panel(context: template.Context) -> dict:
         "is_teacher": user.is_teacher,
         "my_table": selectors.table_of(user, lesson) if lesson and not user.is_teacher else None,
         "title": selectors.game_title(lesson.game) if lesson else "",
+        "kept": selectors.kept_tables(classroom).count() if user.is_teacher and not lesson else 0,
     }

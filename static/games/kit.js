@@ -276,6 +276,7 @@ export function createTablePage({ renderer, elements, seat, isTeacher, transport
     if (!current) return "Loading the table…";
     const { view, table } = current;
     if (table.status === "paused") return "The teacher has paused this game: wait until it is resumed.";
+    if (table.status === "kept") return "This game is kept for the next lesson: it goes on from here then.";
     if (view.finished) return view.winners.length ? `The game is over: ${joinNames(view.winners.map((s) => (s === seat ? "you" : name(s))))} won.` : "The game is over.";
     if (table.status === "finished") return "The teacher has ended this game.";
     if (seat !== null && view.removed.includes(seat)) return "You are no longer in this game.";

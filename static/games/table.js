@@ -1,4 +1,5 @@
 import { connectLive } from "../js/live.js";
+import { el } from "./dom.js";
 import { createTablePage } from "./kit.js";
 // A live table page (protocol: docs/protocol.md). Keeps the last seq, asks for a snapshot on a gap, and hands each
 // new state to the renderer kit (kit.js), which draws the page around the game's own renderer (the module the game
@@ -72,8 +73,51 @@ const page = createTablePage({
   },
 });
 
+// The turn clock (the table's clock_seconds): a countdown under the banner, corrected by the server's time. When it
+// reaches zero the page sends a timeout for the move it was counting (every page may; the server passes the turn
+// once, and refuses the rest quietly).
+const banner = document.getElementById("turn-banner");
+const clockBox = el("p", { className: "turn-clock", hidden: true, dataset: { testid: "turn-clock" } });
+const noticeBox = el("p", { className: "table-notice", hidden: true, role: "alert", dataset: { testid: "table-notice" } });
+banner.after(clockBox, noticeBox);
+let current = null; // { seq, view, table }
+let clockTimer = null;
+let timedOutSeq = -1;
+
+function tickClock() {
+  const clock = current?.table.clock;
+  if (!clock || current.view.finished || current.table.status !== "playing") {
+    clockBox.hidden = !clock || current.view.finished;
+    if (clock && !current.view.finished) {
+      clockBox.textContent = clock.timed_out ? "Time is up: the teacher decides." : "The clock is stopped.";
+    }
+    return;
+  }
+  clockBox.hidden = false;
+  if (clock.deadline === null) {
+    clockBox.textContent = clock.timed_out ? "Time is up: the teacher decides." : "";
+    return;
+  }
+  const left = Math.max(0, Math.ceil(clock.deadline - (Date.now() / 1000 + clock.offset)));
+  clockBox.textContent = `${left} s left for this turn`;
+  clockBox.dataset.low = left <= 10 ? "1" : "0";
+  if (left === 0 && timedOutSeq !== current.seq) {
+    timedOutSeq = current.seq;
+    live.send({ type: "action", action: { type: "timeout", seq: current.seq }, client_id: `timeout-${current.seq}` });
+  }
+}
+
+function showClock(state) {
+  current = state;
+  const clock = state.table.clock;
+  if (clock) clock.offset = clock.now - Date.now() / 1000;
+  if (!clockTimer && clock) clockTimer = setInterval(tickClock, 500);
+  tickClock();
+}
+
 function onMessage(message) {
   if (message.type === "state") {
+    showClock(message);
     lastSeq = message.seq;
     page.show({ seq: message.seq, view: message.view, table: message.table }, { log: message.log || null });
     if (!page.busy) settled(); // a snapshot of the same move (a pause) does not answer the action in flight
@@ -84,6 +128,7 @@ function onMessage(message) {
       return;
     }
     lastSeq = message.seq;
+    showClock(message);
     page.show({ seq: message.seq, view: message.view, table: message.table, events: message.events });
     settled();
   } else if (message.type === "preview") {
@@ -92,7 +137,11 @@ function onMessage(message) {
     previews.delete(message.client_id);
     if (message.ok) waiting.resolve(message.result);
     else waiting.reject({ code: message.code, message: message.message });
+  } else if (message.type === "notice") {
+    noticeBox.textContent = message.message;
+    noticeBox.hidden = false;
   } else if (message.type === "error") {
+    if (String(message.client_id).startsWith("timeout-")) return; // another page passed the turn first
     settled();
     page.refused(message.code, message.message);
   } else if (message.type === "removed") {

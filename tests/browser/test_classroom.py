@@ -44,4 +44,4 @@ def test_join_with_a_wrong_code_shows_the_reason(live_server_url, new_page):
     page.get_by_label("Class code").fill("QQQQQQ")
     page.get_by_label("Your name").fill("Ana")
     page.get_by_role("button", name="Join").click()
-    expect(page.get_by_role("alert")).to_contain_text("There is no class with the code QQQQQQ")
+    expect(page.get_by_role("alert")).to_contain_text("That class code does not let you in")

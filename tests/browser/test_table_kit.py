@@ -64,7 +64,7 @@ def test_pause_disables_every_control_and_resume_enables_them_again(live_server_
     dashboard.goto(f"{live_server_url}/games/lessons/{lesson.id}/")
     name = users[turn].student.display_name
     expect(dashboard.get_by_test_id("row-state")).to_have_text(f"{name} to play")
-    dashboard.get_by_role("button", name="Pause").click()
+    dashboard.get_by_role("button", name="Pause", exact=True).click()
 
     expect(player.get_by_test_id("turn-banner")).to_contain_text("paused")
     expect(player.get_by_test_id("turn-banner")).not_to_contain_text("Your turn")
@@ -73,7 +73,7 @@ def test_pause_disables_every_control_and_resume_enables_them_again(live_server_
         expect(page.locator("#game fieldset.kit-frame")).to_have_attribute("disabled", "")
         assert page.locator("#game button:enabled, #game input:enabled, #game select:enabled").count() == 0
 
-    dashboard.get_by_role("button", name="Resume").click()
+    dashboard.get_by_role("button", name="Resume", exact=True).click()
     expect(player.get_by_test_id("turn-banner")).to_contain_text("Your turn")
     expect(player.get_by_test_id("stock")).to_be_enabled()
     expect(player.get_by_test_id("table-error")).to_be_hidden()

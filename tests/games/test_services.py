@@ -45,8 +45,8 @@ def test_start_lesson_deals_one_table_per_group_and_logs_the_deal(lesson):
 
 
 def test_start_lesson_cleans_the_options(lesson):
-    assert lesson.options == {"hand_size": 2}
-    assert lesson.tables.get().options == {"hand_size": 2}
+    assert lesson.options == {"hand_size": 2, "clock_seconds": 0}  # the engine's turn clock, off by default
+    assert lesson.tables.get().options == {"hand_size": 2, "clock_seconds": 0}
 
 
 def test_auto_seating_splits_the_class_evenly(teacher, classroom, students):

@@ -49,7 +49,7 @@ def test_starting_a_lesson_seats_the_class_and_opens_the_dashboard(teacher, clas
     lesson = Lesson.objects.get()
     assert response.status_code == 302
     assert response.url == reverse("games:lesson", args=[lesson.id])
-    assert lesson.options == {"hand_size": 3}
+    assert lesson.options == {"hand_size": 3, "clock_seconds": 0}
     assert sorted(t.seats.count() for t in lesson.tables.all()) == [1, 2]
 
 
@@ -230,3 +230,15 @@ def test_ending_the_lesson_returns_to_the_class(teacher, classroom, lesson):
     assert response.url == reverse("learning:classroom", args=[classroom.id])
     assert Lesson.objects.get().ended is not None
     lessons.start_lesson(teacher, classroom, "toy", None, {}, 3)
+
+
+def test_pala_card_names_default_to_the_class_language(teacher):
+    """A Spanish class's start form offers Pala with Spanish colour names already chosen."""
+    from games.forms import StartLessonForm
+    from games.rules import GAMES
+    from learning import services as learning_services
+
+    spanish = learning_services.create_classroom(teacher, "Español 1", "spa")
+    form = StartLessonForm(classroom=spanish, teacher=teacher)
+    option = next(o for o in GAMES["pala"].table_options() if o.name == "card_language")
+    assert form.fields[form.option_name("pala", option)].initial == "spa"

@@ -7,9 +7,10 @@ The rules are read in ``docs/games/grabble.md``. This module holds the game's se
 
 from typing import Any
 
-from games.engine import Action, Context, Event, Game, Option, Scores, State, Status, censor, event, seat_ref
+from games.engine import Action, AppError, Context, Event, Game, Option, Scores, State, Status, censor, event, seat_ref
 from games.engine.cards import shuffled_ids
 from games.engine.encounters import PARSED, PLAYED, QUIZZED, SEEN, TAUGHT, WordEncounter
+from games.engine.errors import CANNOT_SEAT
 from games.engine.rng import new_rng_state, shuffled
 from games.engine.turns import active_seats
 
@@ -35,6 +36,7 @@ class Grabble(PlayPhase, QuizPhase, Game):
     title = "Grabble"
     language = "grc"
     renderer = "grabble"
+    end_action = "end_play"  # ending a lesson may end the play here: the quiz then runs for the turns played
     stylesheet = "games/grabble.css"
     min_players = 2
     max_players = 8
@@ -135,6 +137,16 @@ class Grabble(PlayPhase, QuizPhase, Game):
         return event("first_player", seat=contenders[0], draws=rounds)
 
     # -- removal -----------------------------------------------------------------------------
+    def can_seat(self, state: State, seat: int | None) -> bool:
+        """Between turns, a new player may take over a removed player's seat (and their scores so far); their rack
+        went back to the bag, so they draw a fresh one. No new seats: the bag was sized for the table."""
+        return seat is not None and seat in state.get("removed", []) and state["phase"] == "play" and bool(state["bag"])
+
+    def _seat_player(self, state: State, seat: int | None, ctx: Context) -> tuple[int, list[Event]]:
+        if seat is None:  # can_seat allows only a removed seat
+            raise AppError(CANNOT_SEAT, "Grabble has no new seats during a game.")
+        return seat, [self._refill(state, seat)]
+
     def _after_removal(self, state: State, seat: int, ctx: Context) -> list[Event]:
         events: list[Event] = []
         rack = state["racks"][seat]

@@ -88,7 +88,14 @@ class Pala(Game):
                 (IMPRESSIONISM, "Impressionism: the bid board prices colours, lowest score wins"),
             ),
         ),
-        Option("card_language", "Colour names and numbers on the cards", "choice", "eng", choices=LANGUAGE_CHOICES),
+        Option(
+            "card_language",
+            "Colour names and numbers on the cards",
+            "choice",
+            "eng",
+            choices=LANGUAGE_CHOICES,
+            follows_class_language=True,
+        ),
         Option(
             "ties",
             "Ties",

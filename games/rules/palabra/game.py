@@ -13,7 +13,7 @@ from games.engine.game import Context, Game, Option, State
 from games.engine.rng import new_rng_state, shuffled
 from games.engine.turns import active_seats
 
-from .common import CHALLENGE, PREPLAY, ROUND, VOTE
+from .common import CHALLENGE, PLAY, PREPLAY, ROUND, VOTE
 from .deck import cut_rank, deck_for
 from .disputes import Disputes
 from .plays import Plays
@@ -144,6 +144,25 @@ class Palabra(Preplays, Plays, Disputes, Turns, SimultaneousRounds, View, Game):
             contenders = [s for s, c in cut.items() if cut_rank(deck[c]) == best]
             if len(contenders) == 1:
                 return contenders[0]
+
+    def can_seat(self, state: State, seat: int | None) -> bool:
+        """Between turns (no vote or challenge running, not in a simultaneous round), a new player may take over a
+        removed player's seat and their score so far; that hand went back into the pile, so they draw a fresh one.
+        No new seats: the turn order and the deck were set for the table."""
+        return (
+            seat is not None
+            and seat in state.get("removed", [])
+            and not state["finished"]
+            and state["phase"] in (PREPLAY, PLAY)
+            and bool(state["pile"])
+        )
+
+    def _seat_player(self, state: State, seat: int | None, ctx: Context) -> tuple[int, list[Event]]:
+        if seat is None:  # can_seat allows only a removed seat
+            raise errors.AppError(errors.CANNOT_SEAT, "Palabra has no new seats during a game.")
+        events: list[Event] = []
+        self._draw(state, seat, events)
+        return seat, events
 
     def _after_removal(self, state: State, seat: int, ctx: Context) -> list[Event]:
         events: list[Event] = []

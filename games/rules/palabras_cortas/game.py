@@ -36,7 +36,7 @@ from games.engine.encounters import WordEncounter, played_and_seen
 from games.engine.errors import BAD_ACTION, NOT_A_WORD, NOT_ALLOWED, NOT_HELD
 from games.engine.letter_cards import blank_face, face, look_up, points, spell, word_ids, word_record
 from games.engine.rng import new_rng_state, randint, shuffled
-from games.engine.turns import active_seats, next_seat
+from games.engine.turns import active_seats, add_waiting_seat, admit_waiting, next_seat
 
 from .deck import DECK_OPTION, deck
 
@@ -116,6 +116,7 @@ class PalabrasCortas(Game):
     def _deal(self, state: State) -> list[Event]:
         """Shuffle every card and deal the hand ``hand_number``; the player left of the dealer starts."""
         size = FIRST_HAND_SIZE + state["hand_number"] - 1
+        admit_waiting(state)  # players who sat down during the last hand are dealt in now
         stock = shuffled_ids(state, self._cards(state))
         seats = active_seats(state)
         state["hands"] = [deal(stock, size) if s in seats else [] for s in range(state["players"])]
@@ -465,6 +466,26 @@ class PalabrasCortas(Game):
         seats = active_seats(state)
         best = max((state["totals"][s] for s in seats), default=0)
         return [s for s in seats if state["totals"][s] == best]
+
+    # -- seating during the game ------------------------------------------------------------------------------
+    def can_seat(self, state: State, seat: int | None) -> bool:
+        """A new player takes a new seat and is dealt in at the next hand (there must be one, and room); a removed
+        player's seat cannot be taken over (their cards went out of play)."""
+        return (
+            seat is None
+            and state["phase"] != "finished"
+            and state["hand_number"] < HANDS
+            and state["players"] < self.max_players
+        )
+
+    def _seat_player(self, state: State, seat: int | None, ctx: Context) -> tuple[int, list[Event]]:
+        new = add_waiting_seat(state)
+        state["hands"].append([])
+        state["laid"].append([])
+        state["totals"].append(0)
+        for hand in state["history"]:
+            hand["words"].append([])
+        return new, [event("player_joined", seat=new, from_hand=state["hand_number"] + 1)]
 
     # -- removal ------------------------------------------------------------------------------------------------
     def _after_removal(self, state: State, seat: int, ctx: Context) -> list[Event]:

@@ -940,3 +940,32 @@ def test_scores_are_the_sum_of_score_events_in_a_scripted_game():
     assert score_totals(all_events, 3) == RULES.scores(state).total == [178 - 18 - 160, 18, 0]
     places = card_places(state)
     assert sorted(c for cards in places.values() for c in cards) == list(range(122))
+
+
+def test_a_late_joiner_takes_over_a_removed_seat_between_turns_with_a_fresh_hand():
+    state = new(3)
+    state, _ = RULES.remove_player(state, 1, CTX)
+    assert state["hands"][1] == []
+    assert RULES.can_seat(state, 1)
+    assert not RULES.can_seat(state, None)  # no new seats
+    assert not RULES.can_seat(state, 2)  # a seat still played
+    score = state["scores"][1]
+    seated, events, number = RULES.add_player(state, 1, CTX)
+    assert number == 1
+    assert 1 not in seated["removed"]
+    assert len(seated["hands"][1]) == 7
+    assert seated["scores"][1] == score
+    assert censor(events[0], 0).get("cards") is None  # the others do not see the new hand
+    assert sorted(i for ids in card_places(seated).values() for i in ids) == sorted(
+        i for ids in card_places(state).values() for i in ids
+    )
+
+
+def test_nobody_sits_down_during_a_vote():
+    state = new(3)
+    state, _ = RULES.remove_player(state, 2, CTX)
+    state["phase"] = "vote"
+    assert not RULES.can_seat(state, 2)
+    with pytest.raises(AppError) as refused:
+        RULES.add_player(state, 2, CTX)
+    assert refused.value.code == "cannot_seat"

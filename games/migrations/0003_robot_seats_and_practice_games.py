@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0001_initial'),
+        ('games', '0002_lessons_kept_tables_turn_clock_seating'),
         ('learning', '0003_learning_records'),
         ('lexicons', '0003_english_keys_fold_accents'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('learning', '0004_review_memory_model'),
+        ('learning', '0005_job_heartbeats'),
     ]
 
     operations = [
