@@ -222,3 +222,21 @@ def test_a_robot_that_died_mid_thought_acts_when_the_table_is_next_read(teacher,
     client.get(f"/games/tables/{table.id}/")
     assert deque([(table.id, 0)]) == robot_service.PENDING
     assert robot_service.run_pending() >= 1
+
+
+def test_a_robot_takes_a_removed_players_seat_where_the_rules_allow(teacher, classroom, three, monkeypatch):
+    from tests.games.contract.grabble import LEXICON
+
+    monkeypatch.setattr(selectors, "word_list_for", lambda lexicon_id: LEXICON)
+    table = lessons.start_lesson(teacher, classroom, "grabble", None, {}, 3).tables.get()
+    moderation.remove_player(teacher, table.id, 2)
+    robot_service.PENDING.clear()
+    robot_service.seat_robot(teacher, table.id, 2, "strong")
+    seat = Seat.objects.get(table=table, number=2)
+    assert seat.robot == "strong"
+    assert not seat.removed
+    table = Table.objects.get(pk=table.id)
+    assert 2 not in table.state.get("removed", [])
+    assert Move.objects.filter(table=table, kind=Move.Kind.SEATED).exists()
+    assert selectors.replayed_state(table) == table.state
+    assert robot_service.PENDING  # it plays when its turn comes
