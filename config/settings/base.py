@@ -146,8 +146,11 @@ LEXICON_MAX_ENTRIES_PER_TEACHER = 2_000_000
 
 REDIS_URL = env.str("REDIS_URL", "")
 
-if REDIS_URL:
-    CHANNEL_LAYERS = {
+
+def redis_channel_layers(url: str, prefix: str) -> dict:
+    """The channel layer on the Redis at ``url`` (a function, so that the fault tests run this very configuration
+    against a Redis of their own that they stop and start)."""
+    return {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
@@ -156,13 +159,15 @@ if REDIS_URL:
                 # and to 100 pooled connections, which a server holding hundreds of sockets exceeds.
                 # health_check_interval: a pooled connection idle that long is checked before use, so the first
                 # request after a Redis restart reconnects instead of failing on a dead socket.
-                "hosts": [
-                    {"address": REDIS_URL, "socket_timeout": 30, "max_connections": 1000, "health_check_interval": 5}
-                ],
-                "prefix": env.str("CHANNELS_PREFIX", "asgi"),
+                "hosts": [{"address": url, "socket_timeout": 30, "max_connections": 1000, "health_check_interval": 5}],
+                "prefix": prefix,
             },
         }
     }
+
+
+if REDIS_URL:
+    CHANNEL_LAYERS = redis_channel_layers(REDIS_URL, env.str("CHANNELS_PREFIX", "asgi"))
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
