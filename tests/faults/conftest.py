@@ -34,8 +34,12 @@ from websockets.sync.client import ClientConnection, connect
 
 from config.celery import app as celery_app
 from config.settings.base import redis_channel_layers
+from games.models import Table
+from games.services import lessons
+from learning import services as learning_services
 from tests.browser.conftest import _prepare_server_process
 from tests.conftest import _forget_broker_connections, session_cookie_for
+from tests.games.rules.pablo_helpers import playing
 
 REQUIRED = bool(os.environ.get("REQUIRE_REAL_SERVICES"))
 REDIS_SERVER = shutil.which("redis-server")
@@ -367,3 +371,27 @@ def players() -> Iterator[Callable[..., Player]]:
     yield make
     for player in made:
         player.close()
+
+
+# -- a table to play at -------------------------------------------------------------------------------------------
+CATCH_UP = 6  # seconds a page may take to see a committed move it missed (heartbeats every second here)
+
+
+@pytest.fixture
+def pablo(teacher, classroom):
+    """A Pablo table of three, in play: seat 0 to draw; the discard pile's top is the 5♦, and seats 1 and 2 each
+    hold a five in their slot 3."""
+    students = [learning_services.join_classroom(classroom.join_code, name) for name in ("Ana", "Βασίλης", "Chloé")]
+    lesson = lessons.start_lesson(teacher, classroom, "pablo", None, {}, [[s.id for s in students]])
+    table = lesson.tables.get()
+    state = playing(
+        [["2H", "3H", "4H", "6H"], ["2S", "3S", "4S", "5S"], ["2C", "3C", "4C", "5C"]], draw=["9D"], discard=["5D"]
+    )
+    state.update(rng=table.state["rng"], last_move=None)
+    Table.objects.filter(pk=table.pk).update(state=state)
+    users = [seat.student.user for seat in table.seats.select_related("student__user").order_by("number")]
+    return table.pk, users
+
+
+def committed(table_id: int) -> int:
+    return Table.objects.values_list("version", flat=True).get(pk=table_id)
