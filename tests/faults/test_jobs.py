@@ -44,9 +44,9 @@ def test_an_import_whose_worker_is_killed_ends_failed_with_no_staged_rows(
 
     def staging() -> int | None:
         job.refresh_from_db()
-        if job.status == ImportJob.Status.RUNNING and job.staged_version:
-            if Entry.objects.filter(lexicon=lexicon, version=job.staged_version).exists():
-                return job.staged_version
+        running = job.status == ImportJob.Status.RUNNING and job.staged_version
+        if running and Entry.objects.filter(lexicon=lexicon, version=job.staged_version).exists():
+            return job.staged_version
         return None
 
     staged = wait_until(staging, 60, "the worker to be writing the big file's rows", every=0.05)
