@@ -38,7 +38,7 @@ def test_an_import_whose_worker_is_killed_ends_failed_with_no_staged_rows(
     version = lexicon.version
 
     upload = tmp_path / "big.txt"
-    big_word_list(upload, 300_000)
+    big_word_list(upload, 500_000)  # long enough on PostgreSQL too to be killed mid-way
     worker.start()
     job = services.start_import(lexicon, "words", [str(upload)], teacher)
 
