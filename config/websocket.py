@@ -114,17 +114,17 @@ class JsonConsumer(AsyncWebsocketConsumer):
         self._sent_at: deque[float] = deque()
         user = self.scope["user"]
         if not user.is_authenticated:
-            await self.close(code=CLOSE_UNAUTHENTICATED)
+            await self._refuse(CLOSE_UNAUTHENTICATED)
             return
         page = (user.pk, self.scope["path"])
         if _open_sockets[page] >= settings.WEBSOCKET_MAX_SOCKETS_PER_PAGE:
-            await self.close(code=CLOSE_TOO_MANY)
+            await self._refuse(CLOSE_TOO_MANY)
             return
         _open_sockets[page] += 1
         self._page: tuple[int, str] | None = page
         groups = await self.admit(user)
         if groups is None:
-            await self.close(code=CLOSE_FORBIDDEN)
+            await self._refuse(CLOSE_FORBIDDEN)
             return
         # Every page of a person also listens to that person: logging out or being removed closes them all.
         groups = [*groups, user_group(user.pk)] if user_group(user.pk) not in groups else groups
@@ -164,11 +164,16 @@ class JsonConsumer(AsyncWebsocketConsumer):
         self._handshake = "closed"
 
     async def _try_again(self) -> None:
-        """Close with 4013 (try again later). Accepted first: a socket closed during its handshake is answered
-        with HTTP 403 by the server (Daphne), and the page could not tell "try again" from "no access"."""
+        """Close with 4013 (try again later); see :meth:`_refuse`."""
+        await self._refuse(CLOSE_TRY_AGAIN)
+
+    async def _refuse(self, code: int) -> None:
+        """Close with one of our codes (logged out, no access, too many tabs, try again). Accepted first: a socket
+        closed during its handshake is answered with HTTP 403 by the server (Daphne), so the page would never see
+        the code, could not say why, and would keep reconnecting."""
         if self._handshake == "pending":
             await self.accept()
-        await self.close(code=CLOSE_TRY_AGAIN)
+        await self.close(code=code)
 
     async def disconnect(self, code: int) -> None:
         page = getattr(self, "_page", None)
