@@ -23,7 +23,7 @@ def sweep_jobs(**kwargs: object) -> None:
     sweep_reports()
 
 
-@app.task(name="logos.ping")
+@app.task(name="logos.ping", ignore_result=False)  # its answer is the point
 def ping() -> str:
     """Health check for operators: ``celery -A config call logos.ping`` answers "pong" through the
     broker and result backend when a worker is up."""

@@ -11,6 +11,7 @@ The per-user limits are counted in this server process (no shared store on the p
 several processes behind a balancer a user gets at most that many times the limit.
 """
 
+import contextlib
 import json
 import logging
 import time
@@ -30,7 +31,10 @@ logger = logging.getLogger(__name__)
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_FORBIDDEN = 4403
 CLOSE_TOO_MANY = 4429
-CLOSE_TRY_AGAIN = 1013  # the channel layer (Redis) is down: the page reconnects with backoff
+# The channel layer (Redis) is down: the page reconnects with backoff. WebSocket's own "try again later" is 1013, but
+# a server may send only 1000 or 3000-4999 (Daphne's autobahn raises on anything else, leaving the socket open), so
+# it is 4013 here.
+CLOSE_TRY_AGAIN = 4013
 LAYER_DOWN = (OSError, TimeoutError, RedisError)  # what a channel layer raises while Redis is unreachable
 
 # Per process: open sockets by (user, page), and each user's recent messages across all their sockets.
@@ -110,17 +114,17 @@ class JsonConsumer(AsyncWebsocketConsumer):
         self._sent_at: deque[float] = deque()
         user = self.scope["user"]
         if not user.is_authenticated:
-            await self.close(code=CLOSE_UNAUTHENTICATED)
+            await self._refuse(CLOSE_UNAUTHENTICATED)
             return
         page = (user.pk, self.scope["path"])
         if _open_sockets[page] >= settings.WEBSOCKET_MAX_SOCKETS_PER_PAGE:
-            await self.close(code=CLOSE_TOO_MANY)
+            await self._refuse(CLOSE_TOO_MANY)
             return
         _open_sockets[page] += 1
         self._page: tuple[int, str] | None = page
         groups = await self.admit(user)
         if groups is None:
-            await self.close(code=CLOSE_FORBIDDEN)
+            await self._refuse(CLOSE_FORBIDDEN)
             return
         # Every page of a person also listens to that person: logging out or being removed closes them all.
         groups = [*groups, user_group(user.pk)] if user_group(user.pk) not in groups else groups
@@ -132,10 +136,44 @@ class JsonConsumer(AsyncWebsocketConsumer):
             # Redis is down or restarting: refuse this connection cleanly (no 500); the page tries again.
             logger.warning("channel layer unavailable, connection refused: %s", error)
             self.joined_groups = []
-            await self.close(code=CLOSE_TRY_AGAIN)
+            await self._try_again()
             return
         await self.accept()
         await self.on_connected()
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        """Run the consumer; when the channel layer's own receive fails (Redis went down, or is down as this socket
+        connects), close with 4013 (try again) instead of dying with a traceback: an HTTP 500 during the handshake, 1011
+        after it, and a socket never counted out of this page's limit."""
+        self._handshake = "pending"
+        try:
+            await super().__call__(scope, receive, send)
+        except LAYER_DOWN as error:
+            logger.warning("channel layer unavailable, socket closed: %s", error)
+            if self._handshake != "closed":
+                with contextlib.suppress(Exception):  # the client may be gone already
+                    await self._try_again()
+            await self.disconnect(CLOSE_TRY_AGAIN)
+
+    async def accept(self, *args: Any, **kwargs: Any) -> None:
+        await super().accept(*args, **kwargs)
+        self._handshake = "open"
+
+    async def close(self, *args: Any, **kwargs: Any) -> None:
+        await super().close(*args, **kwargs)
+        self._handshake = "closed"
+
+    async def _try_again(self) -> None:
+        """Close with 4013 (try again later); see :meth:`_refuse`."""
+        await self._refuse(CLOSE_TRY_AGAIN)
+
+    async def _refuse(self, code: int) -> None:
+        """Close with one of our codes (logged out, no access, too many tabs, try again). Accepted first: a socket
+        closed during its handshake is answered with HTTP 403 by the server (Daphne), so the page would never see
+        the code, could not say why, and would keep reconnecting."""
+        if self._handshake == "pending":
+            await self.accept()
+        await self.close(code=code)
 
     async def disconnect(self, code: int) -> None:
         page = getattr(self, "_page", None)

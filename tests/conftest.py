@@ -55,6 +55,17 @@ async def communicator(path: str, user: User | None = None, origin: str = "http:
     return ws
 
 
+async def refused_with(ws: WebsocketCommunicator) -> int:
+    """The close code of a connection the server refuses. Our refusals accept the socket and then close it with
+    their code (a browser is never told a code at the handshake); the origin check refuses at the handshake."""
+    connected, code = await ws.connect()
+    if not connected:
+        return int(code)
+    message = await ws.receive_output(timeout=3)
+    assert message["type"] == "websocket.close", message
+    return int(message["code"])
+
+
 @pytest.fixture
 async def disconnect_communicators():
     """After the test, disconnect every websocket it left open (a refused one too: its consumer still waits for the

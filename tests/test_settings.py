@@ -74,7 +74,7 @@ def test_the_redis_layer_outlasts_channels_redis_blocking_read():
     env.update(REDIS_URL="redis://127.0.0.1:6379/0", DJANGO_SETTINGS_MODULE="config.settings.base")
     code = (
         "import django, json; django.setup(); from django.conf import settings as s; "
-        "print(json.dumps(s.CHANNEL_LAYERS['default']['CONFIG']['hosts'][0]))"
+        "print(json.dumps(s.CHANNEL_LAYERS['default']['CONFIG']['hosts'][0], default=repr))"
     )
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
     host = json.loads(out.stdout)

@@ -14,6 +14,9 @@ from pathlib import Path
 
 import dj_database_url
 from environs import Env
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
@@ -146,23 +149,38 @@ LEXICON_MAX_ENTRIES_PER_TEACHER = 2_000_000
 
 REDIS_URL = env.str("REDIS_URL", "")
 
-if REDIS_URL:
-    CHANNEL_LAYERS = {
+
+def redis_channel_layers(url: str, prefix: str) -> dict:
+    """The channel layer on the Redis at ``url`` (a function, so that the fault tests run this very configuration
+    against a Redis of their own that they stop and start)."""
+    return {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
                 # redis-py 8 defaults to a 5 s socket timeout, which channels-redis's own 5 s blocking read
                 # (BZPOPMIN on an idle server) runs into, closing consumers with 1011 (django/channels_redis#422);
                 # and to 100 pooled connections, which a server holding hundreds of sockets exceeds.
-                # health_check_interval: a pooled connection idle that long is checked before use, so the first
-                # request after a Redis restart reconnects instead of failing on a dead socket.
+                # health_check_interval: a pooled connection idle that long is checked before use; and a command
+                # that finds its pooled connection dead (Redis restarted since it was last used, however briefly) is
+                # retried on a new connection, so the first connect after a restart is admitted, not refused.
                 "hosts": [
-                    {"address": REDIS_URL, "socket_timeout": 30, "max_connections": 1000, "health_check_interval": 5}
+                    {
+                        "address": url,
+                        "socket_timeout": 30,
+                        "max_connections": 1000,
+                        "health_check_interval": 5,
+                        "retry": Retry(ExponentialBackoff(cap=0.5, base=0.05), 2),
+                        "retry_on_error": [RedisConnectionError],
+                    }
                 ],
-                "prefix": env.str("CHANNELS_PREFIX", "asgi"),
+                "prefix": prefix,
             },
         }
     }
+
+
+if REDIS_URL:
+    CHANNEL_LAYERS = redis_channel_layers(REDIS_URL, env.str("CHANNELS_PREFIX", "asgi"))
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
@@ -200,6 +218,10 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
+# Jobs record their progress and outcome on their own rows; nobody reads a task's result. Keeping results would also
+# make every publish wait on the result backend: while Redis is down, about 20 s of retries per publish (a request
+# asking for a report hung that long) instead of failing at once and leaving the job queued for the sweep.
+CELERY_TASK_IGNORE_RESULT = True
 CELERY_ACCEPT_CONTENT = ["json"]
 # Time limits of the long jobs, in seconds: past them the job is stopped and marked failed with a message.
 LEXICON_IMPORT_TIME_LIMIT = 20 * 60

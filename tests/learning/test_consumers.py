@@ -7,7 +7,7 @@ from channels.db import database_sync_to_async
 from django.test import override_settings
 
 from learning import services
-from tests.conftest import communicator
+from tests.conftest import communicator, refused_with
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -37,9 +37,7 @@ async def test_teacher_gets_the_roster_on_connect(teacher, classroom, student):
 
 async def test_anonymous_connection_is_closed(classroom):
     ws = await communicator(path_of(classroom))
-    connected, code = await ws.connect()
-    assert not connected
-    assert code == 4401
+    assert await refused_with(ws) == 4401
 
 
 async def test_foreign_origin_is_rejected(teacher, classroom):
@@ -52,15 +50,12 @@ async def test_student_of_another_class_is_refused(teacher, classroom):
     other = await database_sync_to_async(services.create_classroom)(teacher, "Other", "spa")
     outsider = await database_sync_to_async(services.join_classroom)(other.join_code, "Zed")
     ws = await communicator(path_of(classroom), await database_sync_to_async(lambda: outsider.user)())
-    connected, code = await ws.connect()
-    assert not connected
-    assert code == 4403
+    assert await refused_with(ws) == 4403
 
 
 async def test_other_teacher_is_refused(other_teacher, classroom):
     ws = await communicator(path_of(classroom), other_teacher)
-    connected, code = await ws.connect()
-    assert (connected, code) == (False, 4403)
+    assert await refused_with(ws) == 4403
 
 
 @pytest.mark.parametrize(
