@@ -331,6 +331,13 @@ def lessons_of(teacher: User) -> QuerySet[Lesson]:
     return Lesson.objects.filter(classroom__teacher=teacher, practice=False)
 
 
+def my_table_url(user: User, classroom: Classroom) -> str:
+    """The page of ``user``'s table in the class's running lesson, or "" (teachers, students without a seat)."""
+    lesson = running_lesson(classroom)
+    table = table_of(user, lesson) if lesson is not None and not user.is_teacher else None
+    return reverse("games:table", args=[table.id]) if table is not None else ""
+
+
 def table_of(user: User, lesson: Lesson) -> Table | None:
     """The table of the lesson where ``user`` (a student) has a seat they were not removed from."""
     student = student_of(user)

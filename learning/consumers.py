@@ -31,7 +31,15 @@ class ClassroomConsumer(JsonConsumer):
         classroom = selectors.classroom_by_id(self.classroom_id)
         if classroom is None or not selectors.can_view_classroom(user, classroom):
             return None
-        return {"type": "roster", "students": selectors.roster(classroom), "locked": classroom.locked}
+        from games.selectors import my_table_url  # games imports learning: this import waits until it is needed
+
+        return {
+            "type": "roster",
+            "students": selectors.roster(classroom),
+            "locked": classroom.locked,
+            # A student's table in the running lesson: a page that missed the lesson's start goes there.
+            "table_url": my_table_url(user, classroom),
+        }
 
     async def on_hello(self, message: dict[str, Any]) -> None:
         snapshot = await self._snapshot_if_allowed(self.scope["user"])

@@ -20,3 +20,10 @@ def lesson_panel(context: template.Context) -> dict:
         "title": selectors.game_title(lesson.game) if lesson else "",
         "kept": selectors.kept_tables(classroom).count() if user.is_teacher and not lesson else 0,
     }
+
+
+@register.simple_tag(takes_context=True)
+def my_table_url(context: template.Context) -> str:
+    """The page of the student's table in the class's running lesson, or "" (the class page compares it with what
+    the server says on connect, to catch a lesson start it missed)."""
+    return selectors.my_table_url(context["request"].user, context["classroom"])

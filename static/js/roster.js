@@ -55,8 +55,17 @@ document.addEventListener("submit", (event) => {
 
 const live = connectLive(card.dataset.ws, {
   onOpen: (api) => api.send({ type: "hello" }),
+  // The roster and the student's table, again every few seconds: a push lost with a server process is caught up.
+  heartbeat: { every: 10000, message: () => ({ type: "hello" }) },
   onMessage: (message) => {
-    if (message.type === "roster") render(message.students, message.locked);
+    if (message.type === "roster") {
+      render(message.students, message.locked);
+      // A lesson started while this page was loading or offline (its push was missed): go to the table now. A
+      // student who came back here from their table (the page already knew it) stays.
+      if (message.table_url && message.table_url !== (card.dataset.tableUrl || "")) {
+        window.location.href = message.table_url;
+      }
+    }
     else if (message.type === "removed") {
       live.stop("removed from the class");
       window.location.href = "/";

@@ -116,7 +116,8 @@ def new_page(browser):
         context = browser.new_context(viewport={"width": 1200, "height": 900})
         contexts.append(context)
         page = context.new_page()
-        page.set_default_timeout(10_000)
+        # Generous: CI runs two test workers, two servers and the browsers on two cores.
+        page.set_default_timeout(20_000)
         return page
 
     yield open_page

@@ -315,3 +315,15 @@ async def test_client_ids_are_bounded_in_the_reply(table):
     await ws.send_to(text_data=json.dumps({"type": "action", "action": {"type": "draw"}, "client_id": "x" * 500}))
     assert (await ws.receive_json_from())["client_id"] == "x" * 64
     await ws.disconnect()
+
+
+async def test_a_class_page_opened_during_a_lesson_is_told_the_students_table(table, classroom):
+    """The lesson's start is pushed once; a page that connects after it (or missed it) learns the table on hello."""
+    users = await users_of(table)
+    ws = await communicator(f"/ws/classes/{classroom.id}/", users[0])
+    connected, _ = await ws.connect()
+    assert connected
+    roster = await ws.receive_json_from(timeout=3)
+    assert roster["type"] == "roster"
+    assert roster["table_url"] == f"/games/tables/{table.id}/"
+    await ws.disconnect()
