@@ -54,6 +54,7 @@ lint: $(STAMP) $(NODE_STAMP)
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/mypy
 	node_modules/.bin/biome lint static
+	node_modules/.bin/biome format static
 
 bench: $(STAMP)
 	@echo "See bench/README.md for each benchmark's command."

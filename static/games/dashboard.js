@@ -18,12 +18,19 @@ function postForm(action, fields, button, testid = "") {
   form.removeAttribute("id");
   form.className = "inline-form";
   form.action = action;
-  form.append(...fields, el("button", { className: "btn btn-small", type: "submit", dataset: testid ? { testid } : {} }, button));
+  form.append(
+    ...fields,
+    el("button", { className: "btn btn-small", type: "submit", dataset: testid ? { testid } : {} }, button),
+  );
   return form;
 }
 
 function select(name, options, testid = "") {
-  return el("select", { name, dataset: testid ? { testid } : {} }, options.map(([value, label]) => el("option", { value }, label)));
+  return el(
+    "select",
+    { name, dataset: testid ? { testid } : {} },
+    options.map(([value, label]) => el("option", { value }, label)),
+  );
 }
 
 // Where a student may sit: every open seat the rules offer at each table (the server lists them per row).
@@ -42,7 +49,10 @@ function seatChoices(exceptTable = null) {
 function splitSeat(form) {
   form.addEventListener("submit", () => {
     const [table, seat] = form.elements.where.value.split(":");
-    form.append(el("input", { type: "hidden", name: "table", value: table }), el("input", { type: "hidden", name: "seat", value: seat }));
+    form.append(
+      el("input", { type: "hidden", name: "table", value: table }),
+      el("input", { type: "hidden", name: "seat", value: seat }),
+    );
   });
   return form;
 }
@@ -53,18 +63,43 @@ function renderWaiting() {
   document.getElementById("waiting-count").textContent = String(waiting.length);
   document.getElementById("waiting-empty").hidden = waiting.length > 0;
   const choices = seatChoices();
-  list.replaceChildren(...waiting.map((student) => el("li", { dataset: { studentId: student.id } },
-    el("strong", {}, student.name),
-    choices.length
-      ? splitSeat(postForm(waitingCard.dataset.seatUrl, [
-        el("input", { type: "hidden", name: "student", value: student.id }),
-        select("where", choices, `seat-choice-${student.id}`)], "Seat", `seat-${student.id}`))
-      : el("span", { className: "muted" }, "no open seat now"))));
+  list.replaceChildren(
+    ...waiting.map((student) =>
+      el(
+        "li",
+        { dataset: { studentId: student.id } },
+        el("strong", {}, student.name),
+        choices.length
+          ? splitSeat(
+              postForm(
+                waitingCard.dataset.seatUrl,
+                [
+                  el("input", { type: "hidden", name: "student", value: student.id }),
+                  select("where", choices, `seat-choice-${student.id}`),
+                ],
+                "Seat",
+                `seat-${student.id}`,
+              ),
+            )
+          : el("span", { className: "muted" }, "no open seat now"),
+      ),
+    ),
+  );
   if (waiting.length >= 2) {
-    list.append(el("li", {}, postForm(waitingCard.dataset.seatUrl, [
-      el("input", { type: "hidden", name: "table", value: "new" }),
-      ...waiting.map((st) => el("input", { type: "hidden", name: "students", value: st.id }))],
-    "Start a new table for all of them")));
+    list.append(
+      el(
+        "li",
+        {},
+        postForm(
+          waitingCard.dataset.seatUrl,
+          [
+            el("input", { type: "hidden", name: "table", value: "new" }),
+            ...waiting.map((st) => el("input", { type: "hidden", name: "students", value: st.id })),
+          ],
+          "Start a new table for all of them",
+        ),
+      ),
+    );
   }
 }
 
@@ -85,15 +120,32 @@ function seatTools(row, p) {
   if (!waitingCard || p.removed || row.status === "finished") return "";
   const tools = [];
   if (waiting.length) {
-    tools.push(postForm(waitingCard.dataset.replaceUrl, [
-      el("input", { type: "hidden", name: "table", value: row.id }),
-      el("input", { type: "hidden", name: "seat", value: p.seat }),
-      select("student", waiting.map((st) => [st.id, st.name]))], "Give the seat to"));
+    tools.push(
+      postForm(
+        waitingCard.dataset.replaceUrl,
+        [
+          el("input", { type: "hidden", name: "table", value: row.id }),
+          el("input", { type: "hidden", name: "seat", value: p.seat }),
+          select(
+            "student",
+            waiting.map((st) => [st.id, st.name]),
+          ),
+        ],
+        "Give the seat to",
+      ),
+    );
   }
   const moves = seatChoices(row.id);
   if (moves.length && p.student_id) {
-    tools.push(splitSeat(postForm(waitingCard.dataset.moveUrl, [
-      el("input", { type: "hidden", name: "student", value: p.student_id }), select("where", moves)], "Move to")));
+    tools.push(
+      splitSeat(
+        postForm(
+          waitingCard.dataset.moveUrl,
+          [el("input", { type: "hidden", name: "student", value: p.student_id }), select("where", moves)],
+          "Move to",
+        ),
+      ),
+    );
   }
   return tools.length ? el("details", { className: "seat-tools" }, el("summary", {}, "Replace or move"), tools) : "";
 }
@@ -120,10 +172,13 @@ function robotButton(base, player) {
   const form = postButton("Robot plays", `${base}seats/${player.seat}/robot/`, {
     confirm: `A robot takes over ${player.name}'s seat for the rest of this game?`,
   });
-  const select = el("select", { name: "level", title: `Robot level for ${player.name}'s seat` },
+  const select = el(
+    "select",
+    { name: "level", title: `Robot level for ${player.name}'s seat` },
     el("option", { value: "beginner" }, "beginner"),
     el("option", { value: "steady", selected: true }, "steady"),
-    el("option", { value: "strong" }, "strong"));
+    el("option", { value: "strong" }, "strong"),
+  );
   form.insertBefore(select, form.querySelector("button"));
   return form;
 }
@@ -143,34 +198,64 @@ function stateLine(row) {
 
 function renderRow(row) {
   const base = row.url;
-  const players = el("ul", { className: "list dashboard-players" }, row.players.map((p) => el("li", {},
-    el("span", { className: p.removed ? "removed" : "" }, p.name, p.removed ? " (removed)" : ""),
-    el("span", {}, el("strong", { className: "num" }, String(p.score)),
-      row.status !== "finished" && !p.robot && (!p.removed || (row.seat_options || []).some((o) => o.seat === p.seat))
-        ? robotButton(base, p)
-        : "",
-      !p.removed && row.status !== "finished"
-        ? postButton("Remove", `${base}seats/${p.seat}/remove/`, { danger: true, confirm: `Take ${p.name} out of this game?` })
-        : "",
-      seatTools(row, p)),
-  )));
-  const now = el("div", {},
+  const players = el(
+    "ul",
+    { className: "list dashboard-players" },
+    row.players.map((p) =>
+      el(
+        "li",
+        {},
+        el("span", { className: p.removed ? "removed" : "" }, p.name, p.removed ? " (removed)" : ""),
+        el(
+          "span",
+          {},
+          el("strong", { className: "num" }, String(p.score)),
+          row.status !== "finished" &&
+            !p.robot &&
+            (!p.removed || (row.seat_options || []).some((o) => o.seat === p.seat))
+            ? robotButton(base, p)
+            : "",
+          !p.removed && row.status !== "finished"
+            ? postButton("Remove", `${base}seats/${p.seat}/remove/`, {
+                danger: true,
+                confirm: `Take ${p.name} out of this game?`,
+              })
+            : "",
+          seatTools(row, p),
+        ),
+      ),
+    ),
+  );
+  const now = el(
+    "div",
+    {},
     el("div", { "data-testid": "row-state" }, el("strong", {}, stateLine(row))),
     el("div", { className: "muted" }, row.summary || row.phase),
-    row.last_move ? el("div", { className: "muted", "data-testid": "row-last-move" }, `Last move: ${row.last_move}`) : "",
+    row.last_move
+      ? el("div", { className: "muted", "data-testid": "row-last-move" }, `Last move: ${row.last_move}`)
+      : "",
     row.awaiting_teacher ? el("div", { className: "badge badge-warn" }, "needs you") : "",
-    clockText(row));
-  const actions = el("div", { className: "row-actions" }, el("a", { className: "btn btn-small", href: base }, "Open"),
-    el("a", { className: "btn btn-small", href: `${base}replay/` }, "Replay"));
+    clockText(row),
+  );
+  const actions = el(
+    "div",
+    { className: "row-actions" },
+    el("a", { className: "btn btn-small", href: base }, "Open"),
+    el("a", { className: "btn btn-small", href: `${base}replay/` }, "Replay"),
+  );
   if (row.status === "playing") actions.append(postButton("Pause", `${base}pause/`));
   if (row.status === "paused") actions.append(postButton("Resume", `${base}resume/`));
-  if (row.status !== "finished") actions.append(postButton("End game", `${base}end/`, { danger: true, confirm: "End this game now?" }));
-  return el("tr", { dataset: { tableId: row.id } },
+  if (row.status !== "finished")
+    actions.append(postButton("End game", `${base}end/`, { danger: true, confirm: "End this game now?" }));
+  return el(
+    "tr",
+    { dataset: { tableId: row.id } },
     el("td", {}, `Table ${row.number}`),
     el("td", {}, players),
     el("td", {}, now),
     el("td", {}, el("span", { className: `status status-${row.status}` }, STATUS[row.status] || row.status)),
-    el("td", {}, actions));
+    el("td", {}, actions),
+  );
 }
 
 function render() {

@@ -72,8 +72,19 @@ function keyOf(node) {
   if (node.dataset?.keep) return `keep:${node.dataset.keep}`;
   if (node.id) return `id:${node.id}`;
   const d = node.dataset || {};
-  return [node.tagName, node.getAttribute("data-testid"), node.getAttribute("name"), node.getAttribute("aria-label"),
-    d.cardId, d.seat, d.slot, d.owner, d.pile, d.action, node.tagName === "BUTTON" ? node.textContent.slice(0, 40) : ""].join("|");
+  return [
+    node.tagName,
+    node.getAttribute("data-testid"),
+    node.getAttribute("name"),
+    node.getAttribute("aria-label"),
+    d.cardId,
+    d.seat,
+    d.slot,
+    d.owner,
+    d.pile,
+    d.action,
+    node.tagName === "BUTTON" ? node.textContent.slice(0, 40) : "",
+  ].join("|");
 }
 
 function findByKey(container, memo) {
@@ -83,14 +94,17 @@ function findByKey(container, memo) {
 }
 
 function hasCaret(node) {
-  return (node.tagName === "INPUT" && /^(text|search|url|tel|password|)$/.test(node.type)) || node.tagName === "TEXTAREA";
+  return (
+    (node.tagName === "INPUT" && /^(text|search|url|tel|password|)$/.test(node.type)) || node.tagName === "TEXTAREA"
+  );
 }
 
 function captureFocus(container) {
   const node = document.activeElement;
   if (!node || node === document.body || !container.contains(node)) return null;
   const memo = { key: keyOf(node), tag: node.tagName };
-  if (hasCaret(node)) Object.assign(memo, { start: node.selectionStart, end: node.selectionEnd, direction: node.selectionDirection });
+  if (hasCaret(node))
+    Object.assign(memo, { start: node.selectionStart, end: node.selectionEnd, direction: node.selectionDirection });
   return memo;
 }
 
@@ -99,7 +113,11 @@ function restoreFocus(container, memo) {
   if (!node || node.disabled) return;
   node.focus({ preventScroll: true });
   if (hasCaret(node) && memo.start !== undefined && memo.start !== null) {
-    try { node.setSelectionRange(memo.start, memo.end, memo.direction || "none"); } catch { /* not selectable */ }
+    try {
+      node.setSelectionRange(memo.start, memo.end, memo.direction || "none");
+    } catch {
+      /* not selectable */
+    }
   }
 }
 
@@ -129,8 +147,17 @@ function label(text) {
 function input(field) {
   const props = { name: field.name, required: field.required, "aria-label": label(field.name) };
   if (Array.isArray(field.choices)) {
-    return el("select", props, field.choices.map((value) => el("option", { value: JSON.stringify(value) },
-      typeof value === "object" ? JSON.stringify(value) : String(value))));
+    return el(
+      "select",
+      props,
+      field.choices.map((value) =>
+        el(
+          "option",
+          { value: JSON.stringify(value) },
+          typeof value === "object" ? JSON.stringify(value) : String(value),
+        ),
+      ),
+    );
   }
   if (field.type === "bool") return el("input", { ...props, type: "checkbox", required: false });
   if (field.type === "int") return el("input", { ...props, type: "number", step: 1, inputMode: "numeric" });
@@ -154,9 +181,12 @@ export function actionControl(spec, ctx) {
     control.dataset.keep = `action:${spec.type}:${field.name}`;
     return [field, control];
   });
-  const form = el("form", { className: "inline-form kit-action", dataset: { action: spec.type } },
+  const form = el(
+    "form",
+    { className: "inline-form kit-action", dataset: { action: spec.type } },
     controls.map(([field, control]) => el("label", {}, label(field.name), " ", control)),
-    el("button", { className: "btn", type: "submit", dataset: { action: spec.type } }, spec.label || label(spec.type)));
+    el("button", { className: "btn", type: "submit", dataset: { action: spec.type } }, spec.label || label(spec.type)),
+  );
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const action = { type: spec.type };
@@ -182,8 +212,16 @@ export function actionBar(ctx, handles) {
   const own = new Set(handles || []);
   const specs = ctx.view.actions.filter((spec) => !own.has(spec.type));
   if (!specs.length) return "";
-  return el("section", { className: "card kit-actions", "data-testid": "action-bar" },
-    el("h2", {}, "What you can do"), el("div", { className: "kit-action-list" }, specs.map((spec) => actionControl(spec, ctx))));
+  return el(
+    "section",
+    { className: "card kit-actions", "data-testid": "action-bar" },
+    el("h2", {}, "What you can do"),
+    el(
+      "div",
+      { className: "kit-action-list" },
+      specs.map((spec) => actionControl(spec, ctx)),
+    ),
+  );
 }
 
 // -- the players table ------------------------------------------------------------------------------------------------
@@ -198,38 +236,89 @@ export function playersTable(ctx, renderer = {}) {
   const parts = Object.keys(scores.parts || {});
   const columns = renderer.columns ? renderer.columns(ctx) : [];
   const finished = view.finished;
-  const head = el("tr", {}, el("th", {}, "Player"),
+  const head = el(
+    "tr",
+    {},
+    el("th", {}, "Player"),
     columns.map((c) => el("th", { className: c.className || "" }, c.head)),
     parts.map((p) => el("th", { className: "num" }, partLabel(p, renderer))),
-    el("th", { className: "num" }, finished ? "Final score" : scores.provisional ? "Score so far" : "Score"));
+    el("th", { className: "num" }, finished ? "Final score" : scores.provisional ? "Score so far" : "Score"),
+  );
   const rows = ctx.table.players.map((p) => {
     const removed = p.removed || view.removed.includes(p.seat);
     const winner = finished && view.winners.includes(p.seat);
     const turn = !finished && view.to_act.includes(p.seat);
-    return el("tr", {
-      className: [turn ? "is-turn" : "", removed ? "is-removed" : "", winner ? "is-winner" : "", p.seat === ctx.seat ? "is-me" : ""].filter(Boolean).join(" "),
-      dataset: { seat: p.seat }, "data-testid": `player-${p.seat}`,
-    },
-    el("td", {}, el("span", { className: "kit-name" }, p.name), p.seat === ctx.seat ? el("span", { className: "muted" }, " (you)") : "",
-      turn ? el("span", { className: "badge" }, "to play") : "",
-      removed ? el("span", { className: "badge badge-warn" }, "removed") : "",
-      winner ? el("span", { className: "badge badge-ok", "data-testid": "winner-badge" }, "🏆 winner") : "",
-      renderer.badges ? renderer.badges(p, ctx) : ""),
-    columns.map((c) => el("td", { className: c.className || "", "data-testid": c.testid ? `${c.testid}-${p.seat}` : null }, c.cell(p))),
-    parts.map((part) => el("td", { className: "num", "data-testid": `part-${part}-${p.seat}` }, String(scores.parts[part][p.seat] ?? ""))),
-    el("td", { className: `num kit-total${scores.provisional && !finished ? " is-provisional" : ""}`, "data-testid": `total-${p.seat}` },
-      String(scores.total[p.seat] ?? ""), scores.provisional && !finished ? el("span", { className: "muted", title: "provisional" }, " *") : ""));
+    return el(
+      "tr",
+      {
+        className: [
+          turn ? "is-turn" : "",
+          removed ? "is-removed" : "",
+          winner ? "is-winner" : "",
+          p.seat === ctx.seat ? "is-me" : "",
+        ]
+          .filter(Boolean)
+          .join(" "),
+        dataset: { seat: p.seat },
+        "data-testid": `player-${p.seat}`,
+      },
+      el(
+        "td",
+        {},
+        el("span", { className: "kit-name" }, p.name),
+        p.seat === ctx.seat ? el("span", { className: "muted" }, " (you)") : "",
+        turn ? el("span", { className: "badge" }, "to play") : "",
+        removed ? el("span", { className: "badge badge-warn" }, "removed") : "",
+        winner ? el("span", { className: "badge badge-ok", "data-testid": "winner-badge" }, "🏆 winner") : "",
+        renderer.badges ? renderer.badges(p, ctx) : "",
+      ),
+      columns.map((c) =>
+        el("td", { className: c.className || "", "data-testid": c.testid ? `${c.testid}-${p.seat}` : null }, c.cell(p)),
+      ),
+      parts.map((part) =>
+        el(
+          "td",
+          { className: "num", "data-testid": `part-${part}-${p.seat}` },
+          String(scores.parts[part][p.seat] ?? ""),
+        ),
+      ),
+      el(
+        "td",
+        {
+          className: `num kit-total${scores.provisional && !finished ? " is-provisional" : ""}`,
+          "data-testid": `total-${p.seat}`,
+        },
+        String(scores.total[p.seat] ?? ""),
+        scores.provisional && !finished ? el("span", { className: "muted", title: "provisional" }, " *") : "",
+      ),
+    );
   });
   const winners = view.winners.map((s) => ctx.playerName(s));
-  return el("section", { className: "card kit-players", "data-testid": "players" },
+  return el(
+    "section",
+    { className: "card kit-players", "data-testid": "players" },
     el("h2", {}, finished ? "Final scores" : "Players"),
     finished && winners.length
-      ? el("p", { className: "kit-winners", "data-testid": "winners" }, el("strong", {}, `${joinNames(winners)} ${winners.length === 1 ? "wins" : "win"}.`))
+      ? el(
+          "p",
+          { className: "kit-winners", "data-testid": "winners" },
+          el("strong", {}, `${joinNames(winners)} ${winners.length === 1 ? "wins" : "win"}.`),
+        )
       : "",
-    el("div", { className: "kit-scroll" }, el("table", { className: "table kit-players-table" }, el("thead", {}, head), el("tbody", {}, rows))),
+    el(
+      "div",
+      { className: "kit-scroll" },
+      el("table", { className: "table kit-players-table" }, el("thead", {}, head), el("tbody", {}, rows)),
+    ),
     scores.provisional && !finished
-      ? el("p", { className: "help kit-provisional", "data-testid": "provisional-note" }, "* ", renderer.provisionalNote || DEFAULT_PROVISIONAL)
-      : "");
+      ? el(
+          "p",
+          { className: "help kit-provisional", "data-testid": "provisional-note" },
+          "* ",
+          renderer.provisionalNote || DEFAULT_PROVISIONAL,
+        )
+      : "",
+  );
 }
 
 // -- the page -------------------------------------------------------------------------------------------------------
@@ -277,7 +366,10 @@ export function createTablePage({ renderer, elements, seat, isTeacher, transport
     const { view, table } = current;
     if (table.status === "paused") return "The teacher has paused this game: wait until it is resumed.";
     if (table.status === "kept") return "This game is kept for the next lesson: it goes on from here then.";
-    if (view.finished) return view.winners.length ? `The game is over: ${joinNames(view.winners.map((s) => (s === seat ? "you" : name(s))))} won.` : "The game is over.";
+    if (view.finished)
+      return view.winners.length
+        ? `The game is over: ${joinNames(view.winners.map((s) => (s === seat ? "you" : name(s))))} won.`
+        : "The game is over.";
     if (table.status === "finished") return "The teacher has ended this game.";
     if (seat !== null && view.removed.includes(seat)) return "You are no longer in this game.";
     return "";
@@ -286,11 +378,20 @@ export function createTablePage({ renderer, elements, seat, isTeacher, transport
   function context() {
     const frozen = Boolean(frozenReason()) || busy;
     const ctx = {
-      ...current, seat, isTeacher, name, who, playerName, busy, frozen,
+      ...current,
+      seat,
+      isTeacher,
+      name,
+      who,
+      playerName,
+      busy,
+      frozen,
       canAct: !frozen && current.view.actions.length > 0,
       offered,
       choices: (type, field) => offered(type)?.fields.find((f) => f.name === field)?.choices || [],
-      send, preview: transport.preview, rerender: draw,
+      send,
+      preview: transport.preview,
+      rerender: draw,
       draft(key, epoch, init) {
         const kept = drafts.get(key);
         if (kept && kept.epoch === epoch) return kept.value;
@@ -300,11 +401,18 @@ export function createTablePage({ renderer, elements, seat, isTeacher, transport
       },
       fillNames: (text) => fillNames(text, name),
       button(text, action, props = {}) {
-        return el("button", {
-          className: "btn", type: "button", ...props, disabled: props.disabled || !offered(action.type),
-          dataset: { action: action.type, ...(props.dataset || {}) },
-          on: { click: () => send(action), ...(props.on || {}) },
-        }, text);
+        return el(
+          "button",
+          {
+            className: "btn",
+            type: "button",
+            ...props,
+            disabled: props.disabled || !offered(action.type),
+            dataset: { action: action.type, ...(props.dataset || {}) },
+            on: { click: () => send(action), ...(props.on || {}) },
+          },
+          text,
+        );
       },
     };
     return ctx;
@@ -314,7 +422,11 @@ export function createTablePage({ renderer, elements, seat, isTeacher, transport
     if (!current || busy || frozenReason() || !offered(action?.type)) return false;
     const anchor = captureFocus(game);
     if (!transport.send(action)) {
-      showError({ code: "offline", message: "Not connected: wait until the page says “live”, then try again.", anchor });
+      showError({
+        code: "offline",
+        message: "Not connected: wait until the page says “live”, then try again.",
+        anchor,
+      });
       return false;
     }
     clearError();
@@ -356,7 +468,10 @@ export function createTablePage({ renderer, elements, seat, isTeacher, transport
     if (holder) {
       if (errorBox.parentNode !== holder) holder.append(errorBox);
     } else if (errorBox.parentNode !== errorHome.parent) {
-      errorHome.parent.insertBefore(errorBox, errorHome.next && errorHome.next.parentNode === errorHome.parent ? errorHome.next : null);
+      errorHome.parent.insertBefore(
+        errorBox,
+        errorHome.next && errorHome.next.parentNode === errorHome.parent ? errorHome.next : null,
+      );
     }
   }
 
@@ -373,7 +488,8 @@ export function createTablePage({ renderer, elements, seat, isTeacher, transport
     const promptText = renderer.prompt ? renderer.prompt(view, ctx) : "";
     const mine = seat !== null && view.to_act.includes(seat) && view.actions.length > 0;
     if (mine) return `Your turn${promptText ? `: ${promptText}` : "."}`;
-    if (view.to_act.length) return `Waiting for ${joinNames(view.to_act.map(name))}.${promptText ? ` ${promptText}` : ""}`;
+    if (view.to_act.length)
+      return `Waiting for ${joinNames(view.to_act.map(name))}.${promptText ? ` ${promptText}` : ""}`;
     if (view.awaiting_teacher) return isTeacher ? "The table is waiting for you." : "Waiting for the teacher.";
     return promptText || fillNames(view.summary, name);
   }
@@ -382,9 +498,13 @@ export function createTablePage({ renderer, elements, seat, isTeacher, transport
     const last = ctx.view.last_move;
     if (!last) return "";
     const fresh = lastDrawnSeq !== null && lastDrawnSeq !== ctx.seq;
-    return el("p", { className: `kit-last-move${fresh ? " is-fresh" : ""}`, "data-testid": "last-move" },
+    return el(
+      "p",
+      { className: `kit-last-move${fresh ? " is-fresh" : ""}`, "data-testid": "last-move" },
       el("span", { className: "kit-last-label" }, "Last move: "),
-      last.seat === null ? "The teacher " : el("strong", {}, `${who(last.seat)} `), fillNames(last.text, name));
+      last.seat === null ? "The teacher " : el("strong", {}, `${who(last.seat)} `),
+      fillNames(last.text, name),
+    );
   }
 
   function draw() {
@@ -411,11 +531,14 @@ export function createTablePage({ renderer, elements, seat, isTeacher, transport
       console.error(err);
       own = el("p", { className: "message message-error" }, "This part of the table could not be drawn.");
     }
-    const frame = el("fieldset", { className: "kit-frame", disabled: ctx.frozen, "aria-busy": String(busy) },
+    const frame = el(
+      "fieldset",
+      { className: "kit-frame", disabled: ctx.frozen, "aria-busy": String(busy) },
       lastMoveLine(ctx),
       own,
       actionBar(ctx, legacy ? (renderer.handles ?? "all") : renderer.handles),
-      (legacy ? renderer.showPlayers !== true : renderer.showPlayers === false) ? "" : playersTable(ctx, renderer));
+      (legacy ? renderer.showPlayers !== true : renderer.showPlayers === false) ? "" : playersTable(ctx, renderer),
+    );
     game.replaceChildren(frame);
     restoreDrafts(game, kept);
     if (!ctx.frozen) {
@@ -438,7 +561,9 @@ export function createTablePage({ renderer, elements, seat, isTeacher, transport
   }
 
   function logEntries(seq, events, ctx) {
-    return events.map((event) => describe(event, ctx)).filter(Boolean)
+    return events
+      .map((event) => describe(event, ctx))
+      .filter(Boolean)
       .map((text) => el("li", { dataset: { seq } }, text));
   }
 
@@ -455,7 +580,12 @@ export function createTablePage({ renderer, elements, seat, isTeacher, transport
 
   function rebuildLog(moves) {
     const ctx = context();
-    log.replaceChildren(...moves.flatMap((move) => logEntries(move.seq, move.events, ctx)).reverse().slice(0, logLength));
+    log.replaceChildren(
+      ...moves
+        .flatMap((move) => logEntries(move.seq, move.events, ctx))
+        .reverse()
+        .slice(0, logLength),
+    );
     markLast();
   }
 
@@ -464,11 +594,28 @@ export function createTablePage({ renderer, elements, seat, isTeacher, transport
     const ctx = context();
     const texts = events.map((event) => renderer.announce(event, ctx)).filter(Boolean);
     if (!texts.length) return;
-    announcement.replaceChildren(el("span", {}, texts.join(" ")),
-      el("button", { className: "btn btn-small", type: "button", "aria-label": "Dismiss", on: { click: () => { announcement.hidden = true; } } }, "✕"));
+    announcement.replaceChildren(
+      el("span", {}, texts.join(" ")),
+      el(
+        "button",
+        {
+          className: "btn btn-small",
+          type: "button",
+          "aria-label": "Dismiss",
+          on: {
+            click: () => {
+              announcement.hidden = true;
+            },
+          },
+        },
+        "✕",
+      ),
+    );
     announcement.hidden = false;
     clearTimeout(announceTimer);
-    announceTimer = setTimeout(() => { announcement.hidden = true; }, ANNOUNCE_MS);
+    announceTimer = setTimeout(() => {
+      announcement.hidden = true;
+    }, ANNOUNCE_MS);
   }
 
   return {
@@ -502,7 +649,11 @@ export function createTablePage({ renderer, elements, seat, isTeacher, transport
       settle();
       draw();
     },
-    get busy() { return busy; },
-    get seq() { return current ? current.seq : -1; },
+    get busy() {
+      return busy;
+    },
+    get seq() {
+      return current ? current.seq : -1;
+    },
   };
 }

@@ -22,25 +22,60 @@ function roster(data) {
 function board(data) {
   title.textContent = "Leaderboard";
   list.className = "projector-list projector-leaders";
-  list.replaceChildren(...data.leaderboard.map((r) => el("li", { className: r.winner ? "winner" : "" },
-    el("span", { className: "rank" }, String(r.rank)),
-    el("span", { className: "name" }, r.name),
-    el("span", { className: "where" }, `table ${r.table}`),
-    el("strong", { className: "score", dataset: { testid: "leader-score" } }, `${r.score}${r.provisional ? "*" : ""}`))));
+  list.replaceChildren(
+    ...data.leaderboard.map((r) =>
+      el(
+        "li",
+        { className: r.winner ? "winner" : "" },
+        el("span", { className: "rank" }, String(r.rank)),
+        el("span", { className: "name" }, r.name),
+        el("span", { className: "where" }, `table ${r.table}`),
+        el(
+          "strong",
+          { className: "score", dataset: { testid: "leader-score" } },
+          `${r.score}${r.provisional ? "*" : ""}`,
+        ),
+      ),
+    ),
+  );
   words.hidden = true;
 }
 
 function wordList(heading, items, detail) {
-  return el("div", { className: "word-column" }, el("h3", {}, heading), el("ul", {}, items.map((w) => el("li", {},
-    el("strong", {}, w.word), detail(w) ? ` ${detail(w)}` : "", w.meaning ? el("span", { className: "meaning" }, w.meaning) : ""))));
+  return el(
+    "div",
+    { className: "word-column" },
+    el("h3", {}, heading),
+    el(
+      "ul",
+      {},
+      items.map((w) =>
+        el(
+          "li",
+          {},
+          el("strong", {}, w.word),
+          detail(w) ? ` ${detail(w)}` : "",
+          w.meaning ? el("span", { className: "meaning" }, w.meaning) : "",
+        ),
+      ),
+    ),
+  );
 }
 
 function podium(data) {
   title.textContent = "Podium";
   list.className = "projector-list projector-podium";
-  list.replaceChildren(...data.podium.map((r) => el("li", { className: `place-${PLACES[r.rank - 1] || "other"}` },
-    el("span", { className: "rank" }, String(r.rank)), el("span", { className: "name" }, r.name),
-    el("strong", { className: "score" }, String(r.score)))));
+  list.replaceChildren(
+    ...data.podium.map((r) =>
+      el(
+        "li",
+        { className: `place-${PLACES[r.rank - 1] || "other"}` },
+        el("span", { className: "rank" }, String(r.rank)),
+        el("span", { className: "name" }, r.name),
+        el("strong", { className: "score" }, String(r.score)),
+      ),
+    ),
+  );
   const w = data.words;
   words.replaceChildren(
     wordList("Most played", w.most_played, (x) => `×${x.times}`),

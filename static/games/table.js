@@ -78,7 +78,12 @@ const page = createTablePage({
 // once, and refuses the rest quietly).
 const banner = document.getElementById("turn-banner");
 const clockBox = el("p", { className: "turn-clock", hidden: true, dataset: { testid: "turn-clock" } });
-const noticeBox = el("p", { className: "table-notice", hidden: true, role: "alert", dataset: { testid: "table-notice" } });
+const noticeBox = el("p", {
+  className: "table-notice",
+  hidden: true,
+  role: "alert",
+  dataset: { testid: "table-notice" },
+});
 banner.after(clockBox, noticeBox);
 let current = null; // { seq, view, table }
 let clockTimer = null;
@@ -152,7 +157,9 @@ function onMessage(message) {
 }
 
 live = connectLive(root.dataset.ws, {
-  onOpen: (api) => { if (lastSeq >= 0) api.send({ type: "hello", last_seq: lastSeq, log: true }); },
+  onOpen: (api) => {
+    if (lastSeq >= 0) api.send({ type: "hello", last_seq: lastSeq, log: true });
+  },
   onMessage,
   heartbeat: { every: HEARTBEAT_MS, message: () => ({ type: "hello", last_seq: lastSeq }) },
 });

@@ -75,7 +75,9 @@ export function connectLive(path, { onMessage, onOpen, statusElement, heartbeat 
     },
   };
 
-  window.addEventListener("beforeunload", () => { closedByPage = true; });
+  window.addEventListener("beforeunload", () => {
+    closedByPage = true;
+  });
   open();
   return api;
 }

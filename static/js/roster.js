@@ -35,14 +35,18 @@ function studentChip(student) {
 
 function render(students, locked) {
   const body = roster.tBodies ? roster.tBodies[0] : roster;
-  const openMenus = new Set([...body.querySelectorAll("details[open]")].map((d) => d.closest("[data-student-id]").dataset.studentId));
+  const openMenus = new Set(
+    [...body.querySelectorAll("details[open]")].map((d) => d.closest("[data-student-id]").dataset.studentId),
+  );
   const me = roster.querySelector(".chip-me")?.dataset.studentId;
-  body.replaceChildren(...students.map((s) => {
-    const el = rowTemplate ? teacherRow(s) : studentChip(s);
-    if (String(s.id) === me) el.classList.add("chip-me");
-    if (openMenus.has(String(s.id))) el.querySelector("details").open = true;
-    return el;
-  }));
+  body.replaceChildren(
+    ...students.map((s) => {
+      const el = rowTemplate ? teacherRow(s) : studentChip(s);
+      if (String(s.id) === me) el.classList.add("chip-me");
+      if (openMenus.has(String(s.id))) el.querySelector("details").open = true;
+      return el;
+    }),
+  );
   count.textContent = students.length;
   if (empty) empty.hidden = students.length > 0;
   if (lockedNote) lockedNote.hidden = !locked;
@@ -65,8 +69,7 @@ const live = connectLive(card.dataset.ws, {
       if (message.table_url && message.table_url !== (card.dataset.tableUrl || "")) {
         window.location.href = message.table_url;
       }
-    }
-    else if (message.type === "removed") {
+    } else if (message.type === "removed") {
       live.stop("removed from the class");
       window.location.href = "/";
     } else if (message.type === "lesson") {

@@ -8,7 +8,11 @@ export function render(ctx) {
   const { view } = ctx;
   return [
     el("p", { className: "card kit-summary" }, ctx.fillNames(view.summary)),
-    el("details", { className: "card" }, el("summary", {}, "Everything the table shows you"),
-      el("pre", {}, JSON.stringify(view.body, null, 2))),
+    el(
+      "details",
+      { className: "card" },
+      el("summary", {}, "Everything the table shows you"),
+      el("pre", {}, JSON.stringify(view.body, null, 2)),
+    ),
   ];
 }

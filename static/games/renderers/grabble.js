@@ -37,14 +37,24 @@ function stepFrom(name, dir, step, size) {
 
 // -- what the player is putting together survives re-renders ----------------------------------------------------
 // cursor: the square typing lays the next tile on, and the direction it moves in.
-const EMPTY_DRAFT = () => ({ placed: [], selected: null, blankAt: null, exchanging: false, exchange: [], cursor: null });
+const EMPTY_DRAFT = () => ({
+  placed: [],
+  selected: null,
+  blankAt: null,
+  exchanging: false,
+  exchange: [],
+  cursor: null,
+});
 let draft = EMPTY_DRAFT();
 let rackOrder = []; // tile ids, in the order the player keeps them (shuffle, drag): the page's own, never sent
 const parses = {}; // "play:ΛΟΓΟΣ" / "quiz3:ΛΟΓΟΣ" -> { lemma, pos, parse }
 const suggestion = { text: "", square: "", direction: "" };
 // The server's previews: of the play being laid (words, scores, bonus, total, lemmas) and of the quiz answer being
 // typed (lemmas). `key` is the action last asked about; an answer to an older one is dropped.
-const previews = { play: { key: null, tiles: null, result: null, error: "" }, quiz: { key: null, tiles: null, result: null, error: "" } };
+const previews = {
+  play: { key: null, tiles: null, result: null, error: "" },
+  quiz: { key: null, tiles: null, result: null, error: "" },
+};
 let latest = null; // { root, ctx } of the last render, for redraws after a click, a key, a drag or a preview
 
 function redraw() {
@@ -55,12 +65,27 @@ function askPreview(slot, action, ctx) {
   const key = JSON.stringify(action);
   if (slot.key === key) return;
   const tiles = JSON.stringify(action.tiles ?? null);
-  if (slot.tiles !== tiles) { slot.result = null; slot.error = ""; }
+  if (slot.tiles !== tiles) {
+    slot.result = null;
+    slot.error = "";
+  }
   slot.key = key;
   slot.tiles = tiles;
   ctx.preview(action).then(
-    (result) => { if (slot.key === key) { slot.result = result; slot.error = ""; redraw(); } },
-    (error) => { if (slot.key === key) { slot.result = null; slot.error = error.message; redraw(); } },
+    (result) => {
+      if (slot.key === key) {
+        slot.result = result;
+        slot.error = "";
+        redraw();
+      }
+    },
+    (error) => {
+      if (slot.key === key) {
+        slot.result = null;
+        slot.error = error.message;
+        redraw();
+      }
+    },
   );
 }
 
@@ -77,7 +102,9 @@ function lemmaShown(slot, word, lemma) {
 
 // The lemmas typed so far for `words`, as a preview reads them.
 function lemmasOf(words, prefix) {
-  return words.filter((w) => parseFor(`${prefix}:${w}`).lemma.trim()).map((w) => ({ word: w, lemma: parseFor(`${prefix}:${w}`).lemma.trim() }));
+  return words
+    .filter((w) => parseFor(`${prefix}:${w}`).lemma.trim())
+    .map((w) => ({ word: w, lemma: parseFor(`${prefix}:${w}`).lemma.trim() }));
 }
 
 function syncDraft(view, ctx) {
@@ -130,8 +157,15 @@ function payload(vocabulary, word, entry) {
 
 // -- pieces -------------------------------------------------------------------------------------------------------
 function tile(letter, value, { blank = false, extra = "", label, onClick, testid, dataset, onDrag } = {}) {
-  const body = [el("span", { className: "gr-letter greek", lang: "grc" }, letter || "·"), el("span", { className: "gr-value" }, String(value))];
-  const props = { className: `gr-tile${blank ? " is-blank" : ""}${extra}`, title: `${letter || "blank"}, ${value} point${value === 1 ? "" : "s"}`, dataset };
+  const body = [
+    el("span", { className: "gr-letter greek", lang: "grc" }, letter || "·"),
+    el("span", { className: "gr-value" }, String(value)),
+  ];
+  const props = {
+    className: `gr-tile${blank ? " is-blank" : ""}${extra}`,
+    title: `${letter || "blank"}, ${value} point${value === 1 ? "" : "s"}`,
+    dataset,
+  };
   if (testid) props["data-testid"] = testid;
   if (!onClick) return el("span", props, body);
   const on = { click: onClick };
@@ -144,8 +178,11 @@ function greek(text, props = {}) {
 }
 
 function select(label, options, value, onChange, testid) {
-  return el("select", { "aria-label": label, "data-testid": testid, on: { change: (e) => onChange(e.target.value) } },
-    options.map(([v, text]) => el("option", { value: v, selected: v === value }, text)));
+  return el(
+    "select",
+    { "aria-label": label, "data-testid": testid, on: { change: (e) => onChange(e.target.value) } },
+    options.map(([v, text]) => el("option", { value: v, selected: v === value }, text)),
+  );
 }
 
 // One word's parse form: lemma (Greek with or without accents, or Beta Code, shown as the server reads it),
@@ -154,59 +191,139 @@ function select(label, options, value, onChange, testid) {
 function parseForm(view, word, key, slot, onLemma, extra = "") {
   const vocabulary = view.vocabulary;
   const entry = parseFor(key);
-  const preview = el("span", { className: "gr-preview greek", lang: "grc", "data-testid": "lemma-preview" }, lemmaShown(slot, word, entry.lemma));
+  const preview = el(
+    "span",
+    { className: "gr-preview greek", lang: "grc", "data-testid": "lemma-preview" },
+    lemmaShown(slot, word, entry.lemma),
+  );
   const lemma = el("input", {
-    type: "text", value: entry.lemma, maxLength: 60, autocomplete: "off", spellcheck: false, lang: "grc", className: "greek",
-    "aria-label": `Lemma of ${word}`, placeholder: "λόγος or lo/gos",
-    on: { input: (e) => { entry.lemma = e.target.value; preview.textContent = lemmaShown(slot, word, entry.lemma); onLemma(); } },
+    type: "text",
+    value: entry.lemma,
+    maxLength: 60,
+    autocomplete: "off",
+    spellcheck: false,
+    lang: "grc",
+    className: "greek",
+    "aria-label": `Lemma of ${word}`,
+    placeholder: "λόγος or lo/gos",
+    on: {
+      input: (e) => {
+        entry.lemma = e.target.value;
+        preview.textContent = lemmaShown(slot, word, entry.lemma);
+        onLemma();
+      },
+    },
   });
-  const rerender = (change) => { change(); redraw(); };
+  const rerender = (change) => {
+    change();
+    redraw();
+  };
   const optional = new Set(vocabulary.optional);
   const fields = fieldsFor(vocabulary, entry.pos, entry.parse).map((name) => {
     const choices = Object.entries(vocabulary.values[name]);
     const blankChoice = optional.has(name) ? ["", "none"] : ["", `${name}…`];
-    return el("label", { className: "gr-field" }, el("span", {}, name),
-      select(`${name} of ${word}`, [blankChoice, ...choices], entry.parse[name] || "", (v) => rerender(() => { entry.parse[name] = v; })));
+    return el(
+      "label",
+      { className: "gr-field" },
+      el("span", {}, name),
+      select(`${name} of ${word}`, [blankChoice, ...choices], entry.parse[name] || "", (v) =>
+        rerender(() => {
+          entry.parse[name] = v;
+        }),
+      ),
+    );
   });
-  return el("div", { className: "gr-parse", "data-testid": "parse-form", dataset: { word } },
+  return el(
+    "div",
+    { className: "gr-parse", "data-testid": "parse-form", dataset: { word } },
     el("div", { className: "gr-parse-word" }, greek(word, { className: "greek gr-word" }), extra),
     el("label", { className: "gr-field" }, el("span", {}, "lemma"), lemma, preview),
-    el("label", { className: "gr-field" }, el("span", {}, "part of speech"),
-      select(`Part of speech of ${word}`, [["", "choose…"], ...Object.entries(vocabulary.pos)], entry.pos, (v) => rerender(() => { entry.pos = v; }))),
-    fields);
+    el(
+      "label",
+      { className: "gr-field" },
+      el("span", {}, "part of speech"),
+      select(`Part of speech of ${word}`, [["", "choose…"], ...Object.entries(vocabulary.pos)], entry.pos, (v) =>
+        rerender(() => {
+          entry.pos = v;
+        }),
+      ),
+    ),
+    fields,
+  );
 }
 
 function describeAnalysis(word) {
   if (!word.analysis) return "";
   const a = word.analysis;
-  return el("span", { className: "gr-analysis" },
-    greek(a.form || word.word), " from ", greek(a.lemma), `: ${word.description || a.pos}`,
-    a.gloss ? ` — “${a.gloss}”` : "", a.approved ? " (approved by the teacher)" : "");
+  return el(
+    "span",
+    { className: "gr-analysis" },
+    greek(a.form || word.word),
+    " from ",
+    greek(a.lemma),
+    `: ${word.description || a.pos}`,
+    a.gloss ? ` — “${a.gloss}”` : "",
+    a.approved ? " (approved by the teacher)" : "",
+  );
 }
 
 // -- sections -----------------------------------------------------------------------------------------------------
 function scoresSection(view, ctx) {
   const seats = ctx.table.players.map((p) => p.seat);
   const { parts, total, provisional } = view.scores;
-  const row = (label, key, values) => el("tr", {}, el("th", {}, label),
-    seats.map((s) => el("td", { className: "num", "data-testid": `${key}-${s}` }, String(values[s]))));
-  return el("section", { className: "card gr-status" },
-    el("div", { className: "gr-facts" },
+  const row = (label, key, values) =>
+    el(
+      "tr",
+      {},
+      el("th", {}, label),
+      seats.map((s) => el("td", { className: "num", "data-testid": `${key}-${s}` }, String(values[s]))),
+    );
+  return el(
+    "section",
+    { className: "card gr-status" },
+    el(
+      "div",
+      { className: "gr-facts" },
       el("span", { className: "chip", "data-testid": "bag" }, `Bag: ${view.bag} tile${view.bag === 1 ? "" : "s"}`),
-      el("span", { className: "chip", "data-testid": "phase" }, phaseText(view, ctx))),
-    el("table", { className: "table gr-scores", "data-testid": "scores" },
-      el("thead", {}, el("tr", {}, el("th", {}, ""), seats.map((s) => el("th", { className: `num${view.turn === s ? " is-turn" : ""}` }, ctx.name(s))))),
-      el("tbody", {}, row(provisional ? "Play (so far)" : "Play", "play", parts.play), row("Learning", "learning", parts.learning),
-        row("Teaching", "teaching", parts.teaching), row("Total", "final", total))));
+      el("span", { className: "chip", "data-testid": "phase" }, phaseText(view, ctx)),
+    ),
+    el(
+      "table",
+      { className: "table gr-scores", "data-testid": "scores" },
+      el(
+        "thead",
+        {},
+        el(
+          "tr",
+          {},
+          el("th", {}, ""),
+          seats.map((s) => el("th", { className: `num${view.turn === s ? " is-turn" : ""}` }, ctx.name(s))),
+        ),
+      ),
+      el(
+        "tbody",
+        {},
+        row(provisional ? "Play (so far)" : "Play", "play", parts.play),
+        row("Learning", "learning", parts.learning),
+        row("Teaching", "teaching", parts.teaching),
+        row("Total", "final", total),
+      ),
+    ),
+  );
 }
 
 function phaseText(view, ctx) {
   switch (view.phase) {
-    case "play": return `Playing: ${ctx.name(view.turn)} ${view.turn === ctx.seat ? "are" : "is"} on turn`;
-    case "approval": return "Waiting for the teacher to approve a word";
-    case "quiz": return `Quiz: turn ${view.quiz.play + 1} of ${view.sheet.length}`;
-    case "review": return "Quiz done: the teacher reviews";
-    default: return "Game over";
+    case "play":
+      return `Playing: ${ctx.name(view.turn)} ${view.turn === ctx.seat ? "are" : "is"} on turn`;
+    case "approval":
+      return "Waiting for the teacher to approve a word";
+    case "quiz":
+      return `Quiz: turn ${view.quiz.play + 1} of ${view.sheet.length}`;
+    case "review":
+      return "Quiz done: the teacher reviews";
+    default:
+      return "Game over";
   }
 }
 
@@ -236,14 +353,23 @@ function boardSection(view, ctx) {
       else if (mine) {
         const face = rackTiles.get(mine.tile);
         content = tile(mine.letter || "?", face.value, {
-          blank: face.letter === "", extra: " is-new", label: `Take ${mine.letter || "the blank"} back from ${name}`,
-          onClick: () => { takeBack(mine); redraw(); }, dataset: { tileId: mine.tile, from: name },
+          blank: face.letter === "",
+          extra: " is-new",
+          label: `Take ${mine.letter || "the blank"} back from ${name}`,
+          onClick: () => {
+            takeBack(mine);
+            redraw();
+          },
+          dataset: { tileId: mine.tile, from: name },
           onDrag: (e) => startDrag(e, mine.tile, name),
         });
       } else if (pending) {
         content = tile(pending.letter, pending.value, { blank: pending.blank, extra: " is-pending" });
       } else if (hint) {
-        content = tile(hint.letter, hint.blank ? 0 : rackTiles.get(hint.tile)?.value ?? 0, { blank: hint.blank, extra: " is-hint" });
+        content = tile(hint.letter, hint.blank ? 0 : (rackTiles.get(hint.tile)?.value ?? 0), {
+          blank: hint.blank,
+          extra: " is-hint",
+        });
       } else if (centre) content = el("span", { className: "gr-premium-label greek", lang: "grc" }, "★ ἄρχου");
       else if (premium) content = el("span", { className: "gr-premium-label" }, premium);
       const label = `${name}${centre ? " ἄρχου, the centre (double word)" : premium ? ` ${PREMIUM_NAMES[premium]}` : ""}${hint ? `, hint: ${hint.letter}` : ""}${pending ? `, waiting: ${pending.letter}` : ""}`;
@@ -256,21 +382,34 @@ function boardSection(view, ctx) {
           else pointAt(name);
           redraw();
         };
-        const arrow = isCursor ? el("span", { className: "gr-arrow", "aria-hidden": "true" }, cursor.dir === "across" ? "→" : "↓") : "";
+        const arrow = isCursor
+          ? el("span", { className: "gr-arrow", "aria-hidden": "true" }, cursor.dir === "across" ? "→" : "↓")
+          : "";
         const what = isCursor ? `, typing ${cursor.dir} from here` : "";
-        cells.push(el("button", { ...props, type: "button", "aria-label": `${label}${what}`, on: { click } }, content, arrow));
+        cells.push(
+          el("button", { ...props, type: "button", "aria-label": `${label}${what}`, on: { click } }, content, arrow),
+        );
       } else {
         cells.push(el("div", props, content));
       }
     }
   }
-  const help = can.has("play") && !draft.exchanging
-    ? el("p", { className: "help gr-board-help" }, cursor
-      ? `Type the word ${cursor.dir} from ${cursor.square} (Greek or Beta Code: a b g d e z h q i k l m n c o p r s t u f x y w), or tap rack tiles. Click the square again to go ${cursor.dir === "across" ? "down" : "across"}.`
-      : "Click a square and type a word, tap a tile and then a square, or drag tiles onto the board.")
-    : "";
-  return el("section", { className: "card gr-board-card" },
-    el("div", { className: "gr-board", "data-testid": "board", role: "grid", "aria-label": "The board" }, cells), help);
+  const help =
+    can.has("play") && !draft.exchanging
+      ? el(
+          "p",
+          { className: "help gr-board-help" },
+          cursor
+            ? `Type the word ${cursor.dir} from ${cursor.square} (Greek or Beta Code: a b g d e z h q i k l m n c o p r s t u f x y w), or tap rack tiles. Click the square again to go ${cursor.dir === "across" ? "down" : "across"}.`
+            : "Click a square and type a word, tap a tile and then a square, or drag tiles onto the board.",
+        )
+      : "";
+  return el(
+    "section",
+    { className: "card gr-board-card" },
+    el("div", { className: "gr-board", "data-testid": "board", role: "grid", "aria-label": "The board" }, cells),
+    help,
+  );
 }
 
 // -- laying tiles -------------------------------------------------------------------------------------------------
@@ -329,17 +468,28 @@ function typeLetter(view, ctx, letter) {
 function onKey(event) {
   if (!latest || event.ctrlKey || event.metaKey || event.altKey) return;
   const target = event.target;
-  if (target instanceof HTMLElement && (target.isContentEditable || ["INPUT", "SELECT", "TEXTAREA"].includes(target.tagName))) return;
+  if (
+    target instanceof HTMLElement &&
+    (target.isContentEditable || ["INPUT", "SELECT", "TEXTAREA"].includes(target.tagName))
+  )
+    return;
   const { ctx } = latest;
   const view = gameView(ctx.view);
   if (!view.can.has("play") || draft.exchanging || !latest.root.isConnected) return;
   const key = event.key;
   let handled = true;
-  if (key === "Escape") { draft.placed = []; draft.blankAt = null; draft.cursor = null; draft.selected = null; }
-  else if (key === "Backspace") {
+  if (key === "Escape") {
+    draft.placed = [];
+    draft.blankAt = null;
+    draft.cursor = null;
+    draft.selected = null;
+  } else if (key === "Backspace") {
     const last = draft.placed.at(-1);
     if (!last) handled = false;
-    else { takeBack(last); draft.cursor = { square: last.square, dir: draft.cursor?.dir || "across" }; }
+    else {
+      takeBack(last);
+      draft.cursor = { square: last.square, dir: draft.cursor?.dir || "across" };
+    }
   } else if (key === "Enter") {
     if (!draft.cursor && !draft.placed.length) return;
     const play = latest.root.querySelector("[data-testid=play]");
@@ -362,7 +512,10 @@ function onKey(event) {
     if (!letter || !draft.cursor) return;
     handled = typeLetter(view, ctx, letter);
   }
-  if (handled) { event.preventDefault(); redraw(); }
+  if (handled) {
+    event.preventDefault();
+    redraw();
+  }
 }
 document.addEventListener("keydown", onKey);
 
@@ -409,12 +562,18 @@ function endDrag(event) {
   swallowClickUntil = Date.now() + 50;
   if (event.type !== "pointerup" || !latest) return;
   const target = dropTarget(event.clientX, event.clientY);
-  if (!target) { redraw(); return; }
+  if (!target) {
+    redraw();
+    return;
+  }
   const view = gameView(latest.ctx.view);
   const laid = draft.placed.find((p) => p.tile === id);
   if (target.dataset.square) {
     const square = target.dataset.square;
-    if (occupied(view, square) || !view.can.has("play")) { redraw(); return; }
+    if (occupied(view, square) || !view.can.has("play")) {
+      redraw();
+      return;
+    }
     if (laid) {
       if (draft.blankAt === laid.square) draft.blankAt = square;
       laid.square = square;
@@ -435,9 +594,16 @@ function endDrag(event) {
 document.addEventListener("pointerup", endDrag);
 document.addEventListener("pointercancel", endDrag);
 // The click that ends a drag is not a tap on a tile or a square.
-document.addEventListener("click", (event) => {
-  if (Date.now() < swallowClickUntil) { event.stopPropagation(); event.preventDefault(); }
-}, true);
+document.addEventListener(
+  "click",
+  (event) => {
+    if (Date.now() < swallowClickUntil) {
+      event.stopPropagation();
+      event.preventDefault();
+    }
+  },
+  true,
+);
 
 function keyboard(view) {
   const choose = (letter) => {
@@ -446,9 +612,18 @@ function keyboard(view) {
     draft.blankAt = null;
     redraw();
   };
-  return el("div", { className: "gr-keyboard", "data-testid": "keyboard", role: "group", "aria-label": "The blank's letter" },
+  return el(
+    "div",
+    { className: "gr-keyboard", "data-testid": "keyboard", role: "group", "aria-label": "The blank's letter" },
     el("p", {}, `Which letter is the blank on ${draft.blankAt}?`),
-    [...view.alphabet].map((letter) => el("button", { className: "btn gr-key greek", lang: "grc", type: "button", on: { click: () => choose(letter) } }, letter)));
+    [...view.alphabet].map((letter) =>
+      el(
+        "button",
+        { className: "btn gr-key greek", lang: "grc", type: "button", on: { click: () => choose(letter) } },
+        letter,
+      ),
+    ),
+  );
 }
 
 // The rack and what to do with it, in one bar that stays on screen while tiles are laid (sticky on a phone): the
@@ -459,66 +634,186 @@ function rackSection(view, ctx) {
   const rack = view.racks?.[String(ctx.seat)];
   if (!rack) return "";
   const laid = new Set(draft.placed.map((p) => p.tile));
-  const tiles = orderedRack(view, ctx).filter((t) => !laid.has(t.id)).map((t) => {
-    const picked = draft.exchanging ? draft.exchange.includes(t.id) : draft.selected === t.id;
-    let onClick;
-    if (draft.exchanging) onClick = () => { draft.exchange = picked ? draft.exchange.filter((id) => id !== t.id) : [...draft.exchange, t.id]; redraw(); };
-    else if (can.has("play")) {
-      onClick = () => {
-        if (draft.cursor && !picked) layAtCursor(view, t, "");
-        else draft.selected = picked ? null : t.id;
-        redraw();
-      };
-    }
-    const verb = draft.exchanging ? (picked ? "Keep" : "Exchange") : draft.cursor ? `Lay on ${draft.cursor.square}:` : (picked ? "Put down" : "Pick up");
-    return tile(t.letter, t.value, {
-      blank: t.letter === "", extra: picked ? " is-picked" : "", label: `${verb} ${t.letter || "the blank"}`, onClick,
-      testid: "rack-tile", dataset: { tileId: t.id, letter: t.letter },
-      onDrag: !draft.exchanging ? (e) => startDrag(e, t.id, null) : undefined,
+  const tiles = orderedRack(view, ctx)
+    .filter((t) => !laid.has(t.id))
+    .map((t) => {
+      const picked = draft.exchanging ? draft.exchange.includes(t.id) : draft.selected === t.id;
+      let onClick;
+      if (draft.exchanging)
+        onClick = () => {
+          draft.exchange = picked ? draft.exchange.filter((id) => id !== t.id) : [...draft.exchange, t.id];
+          redraw();
+        };
+      else if (can.has("play")) {
+        onClick = () => {
+          if (draft.cursor && !picked) layAtCursor(view, t, "");
+          else draft.selected = picked ? null : t.id;
+          redraw();
+        };
+      }
+      const verb = draft.exchanging
+        ? picked
+          ? "Keep"
+          : "Exchange"
+        : draft.cursor
+          ? `Lay on ${draft.cursor.square}:`
+          : picked
+            ? "Put down"
+            : "Pick up";
+      return tile(t.letter, t.value, {
+        blank: t.letter === "",
+        extra: picked ? " is-picked" : "",
+        label: `${verb} ${t.letter || "the blank"}`,
+        onClick,
+        testid: "rack-tile",
+        dataset: { tileId: t.id, letter: t.letter },
+        onDrag: !draft.exchanging ? (e) => startDrag(e, t.id, null) : undefined,
+      });
     });
-  });
   const controls = [];
   const playing = can.has("play") && !draft.exchanging;
   const slot = previews.play;
   const blankLeft = draft.placed.some((p) => !p.letter);
   const words = [...new Set((slot.result?.words || []).map((w) => w.word))];
   if (playing && draft.placed.length) {
-    controls.push(el("button", { className: "btn btn-primary", type: "button", disabled: !words.length || blankLeft, "data-testid": "play",
-      on: { click: () => sendPlay(view, ctx) } }, words.length ? `Play ${words.join(", ")}` : "Play"));
-    controls.push(el("button", { className: "btn", type: "button", on: { click: () => { draft.placed = []; draft.blankAt = null; redraw(); } } }, "Take all back"));
+    controls.push(
+      el(
+        "button",
+        {
+          className: "btn btn-primary",
+          type: "button",
+          disabled: !words.length || blankLeft,
+          "data-testid": "play",
+          on: { click: () => sendPlay(view, ctx) },
+        },
+        words.length ? `Play ${words.join(", ")}` : "Play",
+      ),
+    );
+    controls.push(
+      el(
+        "button",
+        {
+          className: "btn",
+          type: "button",
+          on: {
+            click: () => {
+              draft.placed = [];
+              draft.blankAt = null;
+              redraw();
+            },
+          },
+        },
+        "Take all back",
+      ),
+    );
   }
   if (!draft.exchanging && rack.length > 1) {
-    controls.push(el("button", { className: "btn", type: "button", "data-testid": "shuffle", on: { click: shuffleRack } }, "Shuffle"));
+    controls.push(
+      el(
+        "button",
+        { className: "btn", type: "button", "data-testid": "shuffle", on: { click: shuffleRack } },
+        "Shuffle",
+      ),
+    );
   }
   if (can.has("exchange")) {
     if (draft.exchanging) {
-      controls.push(el("button", { className: "btn btn-primary", type: "button", disabled: !draft.exchange.length,
-        on: { click: () => ctx.send({ type: "exchange", tiles: draft.exchange }) } }, `Exchange ${draft.exchange.length} tile${draft.exchange.length === 1 ? "" : "s"}`));
-      controls.push(el("button", { className: "btn", type: "button", on: { click: () => { draft.exchanging = false; draft.exchange = []; redraw(); } } }, "Cancel exchange"));
+      controls.push(
+        el(
+          "button",
+          {
+            className: "btn btn-primary",
+            type: "button",
+            disabled: !draft.exchange.length,
+            on: { click: () => ctx.send({ type: "exchange", tiles: draft.exchange }) },
+          },
+          `Exchange ${draft.exchange.length} tile${draft.exchange.length === 1 ? "" : "s"}`,
+        ),
+      );
+      controls.push(
+        el(
+          "button",
+          {
+            className: "btn",
+            type: "button",
+            on: {
+              click: () => {
+                draft.exchanging = false;
+                draft.exchange = [];
+                redraw();
+              },
+            },
+          },
+          "Cancel exchange",
+        ),
+      );
     } else if (!draft.placed.length) {
-      controls.push(el("button", { className: "btn", type: "button", on: { click: () => { draft.exchanging = true; draft.placed = []; draft.selected = null; draft.cursor = null; redraw(); } } }, "Exchange tiles…"));
+      controls.push(
+        el(
+          "button",
+          {
+            className: "btn",
+            type: "button",
+            on: {
+              click: () => {
+                draft.exchanging = true;
+                draft.placed = [];
+                draft.selected = null;
+                draft.cursor = null;
+                redraw();
+              },
+            },
+          },
+          "Exchange tiles…",
+        ),
+      );
     }
   }
-  if (can.has("pass") && !draft.placed.length && !draft.exchanging) controls.push(el("button", { className: "btn", type: "button", on: { click: () => ctx.send({ type: "pass" }) } }, "Pass"));
+  if (can.has("pass") && !draft.placed.length && !draft.exchanging)
+    controls.push(
+      el("button", { className: "btn", type: "button", on: { click: () => ctx.send({ type: "pass" }) } }, "Pass"),
+    );
   if (can.has("hint") && !draft.exchanging) {
-    controls.push(el("button", { className: "btn", type: "button", "data-testid": "ask-hint", on: { click: () => ctx.send({ type: "hint" }) } },
-      `Hint (${view.hints_left[ctx.seat]} left)`));
+    controls.push(
+      el(
+        "button",
+        {
+          className: "btn",
+          type: "button",
+          "data-testid": "ask-hint",
+          on: { click: () => ctx.send({ type: "hint" }) },
+        },
+        `Hint (${view.hints_left[ctx.seat]} left)`,
+      ),
+    );
   }
   const result = playing && draft.placed.length ? slot.result : null;
   let status = "";
   if (draft.exchanging) status = el("p", { className: "help" }, "Choose the tiles to put back in the bag.");
   else if (playing && blankLeft) status = el("p", { className: "help" }, "Choose the blank's letter.");
   else if (result) {
-    status = el("p", { className: "gr-score-line", "data-testid": "move-score" }, result.words.map((w, i) => [i ? ", " : "", greek(w.word, { className: "greek gr-word" }), ` ${w.score}`]),
-      result.bonus ? ` + ${result.bonus} bonus` : "", ` = ${result.total} point${result.total === 1 ? "" : "s"}`);
+    status = el(
+      "p",
+      { className: "gr-score-line", "data-testid": "move-score" },
+      result.words.map((w, i) => [i ? ", " : "", greek(w.word, { className: "greek gr-word" }), ` ${w.score}`]),
+      result.bonus ? ` + ${result.bonus} bonus` : "",
+      ` = ${result.total} point${result.total === 1 ? "" : "s"}`,
+    );
   } else if (playing && slot.error && draft.placed.length) status = el("p", { className: "error" }, slot.error);
-  else if (playing && draft.selected !== null) status = el("p", { className: "help" }, "Now click a square of the board.");
-  return el("section", { className: `card gr-rack-card${can.has("play") || can.has("exchange") ? " is-active" : ""}`, "data-testid": "rack-bar" },
+  else if (playing && draft.selected !== null)
+    status = el("p", { className: "help" }, "Now click a square of the board.");
+  return el(
+    "section",
+    {
+      className: `card gr-rack-card${can.has("play") || can.has("exchange") ? " is-active" : ""}`,
+      "data-testid": "rack-bar",
+    },
     el("h2", { className: "gr-rack-title" }, "Your rack"),
     el("div", { className: "gr-rack", "data-testid": "my-rack" }, tiles),
     draft.blankAt ? keyboard(view) : "",
     status,
-    el("div", { className: "gr-controls" }, controls));
+    el("div", { className: "gr-controls" }, controls),
+  );
 }
 
 // The hint, for the player who asked only (the server sends it to nobody else): its squares are marked on the
@@ -526,21 +821,41 @@ function rackSection(view, ctx) {
 function hintSection(view) {
   const hint = view.hint;
   if (!hint) return "";
-  return el("section", { className: "card gr-hint", "data-testid": "hint" },
+  return el(
+    "section",
+    { className: "card gr-hint", "data-testid": "hint" },
     el("h2", {}, "Your hint"),
-    el("p", {}, hint.words.map((w, i) => [i ? ", " : "", greek(w.word, { className: "greek gr-word" }), ` ${w.score}`]),
-      hint.bonus ? ` + ${hint.bonus} bonus` : "", ` = ${hint.score} point${hint.score === 1 ? "" : "s"}`),
-    el("p", { className: "muted" }, `On ${hint.tiles.map((t) => t.square).join(", ")}, marked on the board. Lay the tiles and parse every word to play it.`));
+    el(
+      "p",
+      {},
+      hint.words.map((w, i) => [i ? ", " : "", greek(w.word, { className: "greek gr-word" }), ` ${w.score}`]),
+      hint.bonus ? ` + ${hint.bonus} bonus` : "",
+      ` = ${hint.score} point${hint.score === 1 ? "" : "s"}`,
+    ),
+    el(
+      "p",
+      { className: "muted" },
+      `On ${hint.tiles.map((t) => t.square).join(", ")}, marked on the board. Lay the tiles and parse every word to play it.`,
+    ),
+  );
 }
 
 function playTiles(view, ctx) {
   const rackTiles = new Map(view.racks[String(ctx.seat)].map((t) => [t.id, t]));
-  return draft.placed.map((p) => ({ tile: p.tile, square: p.square, ...(rackTiles.get(p.tile).letter === "" ? { letter: p.letter } : {}) }));
+  return draft.placed.map((p) => ({
+    tile: p.tile,
+    square: p.square,
+    ...(rackTiles.get(p.tile).letter === "" ? { letter: p.letter } : {}),
+  }));
 }
 
 function sendPlay(view, ctx) {
   const words = [...new Set((previews.play.result?.words || []).map((w) => w.word))];
-  ctx.send({ type: "play", tiles: playTiles(view, ctx), parses: words.map((w) => payload(view.vocabulary, w, parseFor(`play:${w}`))) });
+  ctx.send({
+    type: "play",
+    tiles: playTiles(view, ctx),
+    parses: words.map((w) => payload(view.vocabulary, w, parseFor(`play:${w}`))),
+  });
 }
 
 function playPreviewAction(view, ctx) {
@@ -551,7 +866,10 @@ function playPreviewAction(view, ctx) {
 // Ask the server about the tiles laid, before anything is drawn (the rack bar shows the score and the words).
 function askPlayPreview(view, ctx) {
   const slot = previews.play;
-  if (!view.can.has("play") || !draft.placed.length || draft.placed.some((p) => !p.letter)) { resetPreview(slot); return; }
+  if (!view.can.has("play") || !draft.placed.length || draft.placed.some((p) => !p.letter)) {
+    resetPreview(slot);
+    return;
+  }
   askPreview(slot, playPreviewAction(view, ctx), ctx);
 }
 
@@ -563,38 +881,111 @@ function moveSection(view, ctx) {
   const words = [...new Set((slot.result?.words || []).map((w) => w.word))];
   const previewAction = () => playPreviewAction(view, ctx);
   const scored = new Map((slot.result?.words || []).map((w) => [w.word, w.score]));
-  return el("section", { className: "card gr-move", "data-testid": "move" },
+  return el(
+    "section",
+    { className: "card gr-move", "data-testid": "move" },
     el("h2", {}, words.length ? "Parse every word" : "Your move"),
     slot.error ? el("p", { className: "message message-error" }, slot.error) : "",
     blankLeft ? el("p", { className: "help" }, "Choose the blank's letter first.") : "",
-    words.map((w) => parseForm(view, w, `play:${w}`, slot, () => askPreview(slot, previewAction(), ctx), el("span", { className: "muted" }, ` ${scored.get(w)} points`))));
+    words.map((w) =>
+      parseForm(
+        view,
+        w,
+        `play:${w}`,
+        slot,
+        () => askPreview(slot, previewAction(), ctx),
+        el("span", { className: "muted" }, ` ${scored.get(w)} points`),
+      ),
+    ),
+  );
 }
 
 function suggestionsSection(view, ctx) {
   const can = view.can.has("suggest");
   if (view.phase !== "play" || (!can && !view.suggestions.length)) return "";
-  const list = view.suggestions.map((s) => el("li", {}, `${s.seat === null ? "The teacher" : ctx.name(s.seat)}: `, greek(s.text),
-    s.square ? ` at ${s.square}` : "", s.direction ? ` ${s.direction}` : ""));
-  const form = can ? el("form", { className: "gr-suggest", on: { submit: (e) => {
-    e.preventDefault();
-    const action = { type: "suggest", text: suggestion.text };
-    if (suggestion.square.trim()) action.square = suggestion.square.trim();
-    if (suggestion.direction) action.direction = suggestion.direction;
-    suggestion.text = "";
-    ctx.send(action);
-  } } },
-  el("input", { type: "text", className: "greek", lang: "grc", value: suggestion.text, maxLength: 60, "aria-label": "Suggested word", placeholder: "a word", on: { input: (e) => { suggestion.text = e.target.value; } } }),
-  el("input", { type: "text", value: suggestion.square, maxLength: 3, size: 4, "aria-label": "Square (optional)", placeholder: "H8", on: { input: (e) => { suggestion.square = e.target.value; } } }),
-  select("Direction (optional)", [["", "either way"], ["across", "across"], ["down", "down"]], suggestion.direction, (v) => { suggestion.direction = v; }),
-  el("button", { className: "btn", type: "submit" }, `Suggest to ${ctx.name(view.turn)}`)) : "";
-  return el("section", { className: "card gr-suggestions", "data-testid": "suggestions" },
-    el("h2", {}, "Suggestions"), list.length ? el("ul", { className: "list" }, list) : el("p", { className: "muted" }, "None yet."), form);
+  const list = view.suggestions.map((s) =>
+    el(
+      "li",
+      {},
+      `${s.seat === null ? "The teacher" : ctx.name(s.seat)}: `,
+      greek(s.text),
+      s.square ? ` at ${s.square}` : "",
+      s.direction ? ` ${s.direction}` : "",
+    ),
+  );
+  const form = can
+    ? el(
+        "form",
+        {
+          className: "gr-suggest",
+          on: {
+            submit: (e) => {
+              e.preventDefault();
+              const action = { type: "suggest", text: suggestion.text };
+              if (suggestion.square.trim()) action.square = suggestion.square.trim();
+              if (suggestion.direction) action.direction = suggestion.direction;
+              suggestion.text = "";
+              ctx.send(action);
+            },
+          },
+        },
+        el("input", {
+          type: "text",
+          className: "greek",
+          lang: "grc",
+          value: suggestion.text,
+          maxLength: 60,
+          "aria-label": "Suggested word",
+          placeholder: "a word",
+          on: {
+            input: (e) => {
+              suggestion.text = e.target.value;
+            },
+          },
+        }),
+        el("input", {
+          type: "text",
+          value: suggestion.square,
+          maxLength: 3,
+          size: 4,
+          "aria-label": "Square (optional)",
+          placeholder: "H8",
+          on: {
+            input: (e) => {
+              suggestion.square = e.target.value;
+            },
+          },
+        }),
+        select(
+          "Direction (optional)",
+          [
+            ["", "either way"],
+            ["across", "across"],
+            ["down", "down"],
+          ],
+          suggestion.direction,
+          (v) => {
+            suggestion.direction = v;
+          },
+        ),
+        el("button", { className: "btn", type: "submit" }, `Suggest to ${ctx.name(view.turn)}`),
+      )
+    : "";
+  return el(
+    "section",
+    { className: "card gr-suggestions", "data-testid": "suggestions" },
+    el("h2", {}, "Suggestions"),
+    list.length ? el("ul", { className: "list" }, list) : el("p", { className: "muted" }, "None yet."),
+    form,
+  );
 }
 
 function givenText(view, given) {
   if (!given) return "";
   const { pos, values } = view.vocabulary;
-  const fields = Object.entries(given.parse || {}).map(([n, v]) => values[n]?.[v] || v).join(" ");
+  const fields = Object.entries(given.parse || {})
+    .map(([n, v]) => values[n]?.[v] || v)
+    .join(" ");
   return [greek(given.lemma), `, ${pos[given.pos] || given.pos}${fields ? ` ${fields}` : ""}`];
 }
 
@@ -602,18 +993,61 @@ function approvalSection(view, ctx) {
   const pending = view.pending;
   if (!pending) return "";
   const can = view.can;
-  const words = pending.words.map((w) => el("li", {}, greek(w.word, { className: "greek gr-word" }), ` (${w.score}) `,
-    pending.unknown.includes(w.word) ? el("span", { className: "badge badge-warn" }, "not in the lexicon") : "", " — ", givenText(view, w.given)));
+  const words = pending.words.map((w) =>
+    el(
+      "li",
+      {},
+      greek(w.word, { className: "greek gr-word" }),
+      ` (${w.score}) `,
+      pending.unknown.includes(w.word) ? el("span", { className: "badge badge-warn" }, "not in the lexicon") : "",
+      " — ",
+      givenText(view, w.given),
+    ),
+  );
   let controls = el("p", { className: "muted" }, "The teacher decides whether these words stand.");
   if (can.has("approve")) {
-    const gloss = el("input", { type: "text", maxLength: 200, "aria-label": "Gloss (meaning)", placeholder: "meaning, for the quiz", dataset: { keep: "approval:gloss" } });
-    const reason = el("input", { type: "text", maxLength: 200, "aria-label": "Reason", placeholder: "why not (optional)", dataset: { keep: "approval:reason" } });
-    controls = el("div", { className: "gr-controls" },
-      gloss, el("button", { className: "btn btn-primary", type: "button", on: { click: () => ctx.send({ type: "approve", gloss: gloss.value }) } }, "Approve"),
-      reason, el("button", { className: "btn", type: "button", on: { click: () => ctx.send({ type: "reject", reason: reason.value }) } }, "Reject"));
+    const gloss = el("input", {
+      type: "text",
+      maxLength: 200,
+      "aria-label": "Gloss (meaning)",
+      placeholder: "meaning, for the quiz",
+      dataset: { keep: "approval:gloss" },
+    });
+    const reason = el("input", {
+      type: "text",
+      maxLength: 200,
+      "aria-label": "Reason",
+      placeholder: "why not (optional)",
+      dataset: { keep: "approval:reason" },
+    });
+    controls = el(
+      "div",
+      { className: "gr-controls" },
+      gloss,
+      el(
+        "button",
+        {
+          className: "btn btn-primary",
+          type: "button",
+          on: { click: () => ctx.send({ type: "approve", gloss: gloss.value }) },
+        },
+        "Approve",
+      ),
+      reason,
+      el(
+        "button",
+        { className: "btn", type: "button", on: { click: () => ctx.send({ type: "reject", reason: reason.value }) } },
+        "Reject",
+      ),
+    );
   }
-  return el("section", { className: "card gr-approval", "data-testid": "approval" },
-    el("h2", {}, `${ctx.name(pending.seat)} played a word the lexicon does not know`), el("ul", { className: "list" }, words), controls);
+  return el(
+    "section",
+    { className: "card gr-approval", "data-testid": "approval" },
+    el("h2", {}, `${ctx.name(pending.seat)} played a word the lexicon does not know`),
+    el("ul", { className: "list" }, words),
+    controls,
+  );
 }
 
 function quizSection(view, ctx) {
@@ -628,26 +1062,84 @@ function quizSection(view, ctx) {
     const slot = previews.quiz;
     const ask = () => askPreview(slot, { type: "answer", parses: lemmasOf(words, `quiz${play.number}`) }, ctx);
     body.push(words.map((w) => parseForm(view, w, key(w), slot, ask)));
-    body.push(el("button", { className: "btn btn-primary", type: "button", "data-testid": "answer",
-      on: { click: () => ctx.send({ type: "answer", parses: words.map((w) => payload(view.vocabulary, w, parseFor(key(w)))) }) } },
-    answered.includes(ctx.seat) ? "Change my answer" : "Submit my parse"));
+    body.push(
+      el(
+        "button",
+        {
+          className: "btn btn-primary",
+          type: "button",
+          "data-testid": "answer",
+          on: {
+            click: () =>
+              ctx.send({ type: "answer", parses: words.map((w) => payload(view.vocabulary, w, parseFor(key(w)))) }),
+          },
+        },
+        answered.includes(ctx.seat) ? "Change my answer" : "Submit my parse",
+      ),
+    );
   }
   if (can.has("close")) {
-    body.push(el("button", { className: "btn btn-primary", type: "button", on: { click: () => ctx.send({ type: "close" }) } }, "Mark this turn now"));
+    body.push(
+      el(
+        "button",
+        { className: "btn btn-primary", type: "button", on: { click: () => ctx.send({ type: "close" }) } },
+        "Mark this turn now",
+      ),
+    );
   }
   const seats = ctx.table.players.filter((p) => !p.removed).map((p) => p.seat);
-  return el("section", { className: "card gr-quiz", "data-testid": "quiz" },
-    el("h2", {}, `Quiz, turn ${view.quiz.play + 1} of ${view.sheet.length}: ${ctx.name(play.seat)} played `,
-      words.map((w, i) => [i ? ", " : "", greek(w)]), ` for ${play.base}`),
-    el("p", {}, "Parse every word. A perfect parse earns the turn's base score; the player who laid it earns what everyone learns."),
-    el("p", { className: "muted", "data-testid": "answered" }, `Answered: ${seats.filter((s) => answered.includes(s)).map(ctx.name).join(", ") || "nobody yet"}`),
-    body);
+  return el(
+    "section",
+    { className: "card gr-quiz", "data-testid": "quiz" },
+    el(
+      "h2",
+      {},
+      `Quiz, turn ${view.quiz.play + 1} of ${view.sheet.length}: ${ctx.name(play.seat)} played `,
+      words.map((w, i) => [i ? ", " : "", greek(w)]),
+      ` for ${play.base}`,
+    ),
+    el(
+      "p",
+      {},
+      "Parse every word. A perfect parse earns the turn's base score; the player who laid it earns what everyone learns.",
+    ),
+    el(
+      "p",
+      { className: "muted", "data-testid": "answered" },
+      `Answered: ${
+        seats
+          .filter((s) => answered.includes(s))
+          .map(ctx.name)
+          .join(", ") || "nobody yet"
+      }`,
+    ),
+    body,
+  );
 }
 
 function creditControl(play, seat, ctx) {
-  const input = el("input", { type: "number", min: 0, max: play.base, value: play.learning[String(seat)] ?? 0, className: "gr-credit", "aria-label": `Credit for ${ctx.name(seat)} on turn ${play.number + 1}` });
-  return el("span", { className: "gr-credit-control" }, input,
-    el("button", { className: "btn btn-small", type: "button", on: { click: () => ctx.send({ type: "credit", play: play.number, seat, points: Number(input.value) }) } }, "Credit"));
+  const input = el("input", {
+    type: "number",
+    min: 0,
+    max: play.base,
+    value: play.learning[String(seat)] ?? 0,
+    className: "gr-credit",
+    "aria-label": `Credit for ${ctx.name(seat)} on turn ${play.number + 1}`,
+  });
+  return el(
+    "span",
+    { className: "gr-credit-control" },
+    input,
+    el(
+      "button",
+      {
+        className: "btn btn-small",
+        type: "button",
+        on: { click: () => ctx.send({ type: "credit", play: play.number, seat, points: Number(input.value) }) },
+      },
+      "Credit",
+    ),
+  );
 }
 
 function sheetSection(view, ctx) {
@@ -661,36 +1153,102 @@ function sheetSection(view, ctx) {
     const perSeat = seats.map((s) => {
       const r = results[String(s)];
       let verdict = "—";
-      if (r) verdict = !r.answered ? "no answer" : r.perfect ? "perfect" : `wrong: ${r.wrong.map((w, i) => (w.length ? `${play.words[i].word} ${w.join(", ")}` : "")).filter(Boolean).join("; ")}`;
-      return el("li", {}, `${ctx.name(s)}: `, play.marked ? `${play.learning[String(s)] ?? 0} learning (${verdict})` : "",
-        r?.given ? el("span", { className: "muted" }, " — ", r.given.map((g, i) => [i ? "; " : "", givenText(view, g)])) : "",
-        creditable ? creditControl(play, s, ctx) : "");
+      if (r)
+        verdict = !r.answered
+          ? "no answer"
+          : r.perfect
+            ? "perfect"
+            : `wrong: ${r.wrong
+                .map((w, i) => (w.length ? `${play.words[i].word} ${w.join(", ")}` : ""))
+                .filter(Boolean)
+                .join("; ")}`;
+      return el(
+        "li",
+        {},
+        `${ctx.name(s)}: `,
+        play.marked ? `${play.learning[String(s)] ?? 0} learning (${verdict})` : "",
+        r?.given
+          ? el(
+              "span",
+              { className: "muted" },
+              " — ",
+              r.given.map((g, i) => [i ? "; " : "", givenText(view, g)]),
+            )
+          : "",
+        creditable ? creditControl(play, s, ctx) : "",
+      );
     });
-    return el("li", { className: `gr-play${play.number === current ? " is-current" : ""}`, "data-testid": "sheet-play" },
-      el("div", {}, el("strong", {}, `Turn ${play.turn} · ${ctx.name(play.seat)}: `),
+    return el(
+      "li",
+      { className: `gr-play${play.number === current ? " is-current" : ""}`, "data-testid": "sheet-play" },
+      el(
+        "div",
+        {},
+        el("strong", {}, `Turn ${play.turn} · ${ctx.name(play.seat)}: `),
         play.words.map((w, i) => [i ? ", " : "", greek(w.word, { className: "greek gr-word" }), ` ${w.score}`]),
-        play.bonus ? ` + ${play.bonus} bonus` : "", ` = ${play.base}`,
-        play.marked ? ` · teaching ${play.teaching}` : ""),
-      el("ul", { className: "gr-analyses" }, play.words.filter((w) => w.analysis).map((w) => el("li", {}, describeAnalysis(w)))),
-      play.marked || creditable ? el("ul", { className: "gr-results" }, perSeat) : "");
+        play.bonus ? ` + ${play.bonus} bonus` : "",
+        ` = ${play.base}`,
+        play.marked ? ` · teaching ${play.teaching}` : "",
+      ),
+      el(
+        "ul",
+        { className: "gr-analyses" },
+        play.words.filter((w) => w.analysis).map((w) => el("li", {}, describeAnalysis(w))),
+      ),
+      play.marked || creditable ? el("ul", { className: "gr-results" }, perSeat) : "",
+    );
   });
-  return el("section", { className: "card gr-sheet", "data-testid": "sheet" },
-    el("h2", {}, "Turns"), el("ol", { className: "gr-plays" }, plays),
-    can.has("finish") ? el("button", { className: "btn btn-primary", type: "button", "data-testid": "finish", on: { click: () => ctx.send({ type: "finish" }) } }, "Finish the game") : "");
+  return el(
+    "section",
+    { className: "card gr-sheet", "data-testid": "sheet" },
+    el("h2", {}, "Turns"),
+    el("ol", { className: "gr-plays" }, plays),
+    can.has("finish")
+      ? el(
+          "button",
+          {
+            className: "btn btn-primary",
+            type: "button",
+            "data-testid": "finish",
+            on: { click: () => ctx.send({ type: "finish" }) },
+          },
+          "Finish the game",
+        )
+      : "",
+  );
 }
 
 function othersSection(view, ctx) {
   const others = ctx.table.players.filter((p) => p.seat !== ctx.seat);
   const racks = others.map((p) => {
     const rack = view.racks?.[String(p.seat)];
-    return el("div", { className: `gr-other${view.turn === p.seat ? " is-turn" : ""}`, "data-testid": `rack-${p.seat}` },
+    return el(
+      "div",
+      { className: `gr-other${view.turn === p.seat ? " is-turn" : ""}`, "data-testid": `rack-${p.seat}` },
       el("h3", {}, p.name, p.removed ? " (removed)" : ""),
-      rack ? el("div", { className: "gr-rack" }, rack.map((t) => tile(t.letter, t.value, { blank: t.letter === "" })))
-        : el("span", { className: "muted" }, `${view.rack_sizes[p.seat]} tiles`));
+      rack
+        ? el(
+            "div",
+            { className: "gr-rack" },
+            rack.map((t) => tile(t.letter, t.value, { blank: t.letter === "" })),
+          )
+        : el("span", { className: "muted" }, `${view.rack_sizes[p.seat]} tiles`),
+    );
   });
   const teacherActions = view.can.has("end_play")
-    ? el("button", { className: "btn", type: "button", on: { click: () => ctx.send({ type: "end_play" }) } }, "End the play and start the quiz") : "";
-  return el("section", { className: "card gr-others" }, el("h2", {}, view.options.open_racks ? "Racks" : "Players"), racks, teacherActions);
+    ? el(
+        "button",
+        { className: "btn", type: "button", on: { click: () => ctx.send({ type: "end_play" }) } },
+        "End the play and start the quiz",
+      )
+    : "";
+  return el(
+    "section",
+    { className: "card gr-others" },
+    el("h2", {}, view.options.open_racks ? "Racks" : "Players"),
+    racks,
+    teacherActions,
+  );
 }
 
 // -- the renderer's interface -------------------------------------------------------------------------------------
@@ -699,36 +1257,59 @@ export function prompt(view, ctx) {
   const mine = ctx.seat !== null && view.to_act.includes(ctx.seat);
   if (view.phase === "play" && mine) return "lay tiles and parse every word, exchange or pass.";
   if (view.phase === "quiz") return mine ? "parse the words of this turn." : "the quiz waits for the others.";
-  if (view.phase === "approval") return ctx.isTeacher ? "approve or reject the word." : "waiting for the teacher to approve a word.";
-  if (view.phase === "review") return ctx.isTeacher ? "give any partial credit, then finish the game." : "the teacher is reviewing the quiz.";
+  if (view.phase === "approval")
+    return ctx.isTeacher ? "approve or reject the word." : "waiting for the teacher to approve a word.";
+  if (view.phase === "review")
+    return ctx.isTeacher ? "give any partial credit, then finish the game." : "the teacher is reviewing the quiz.";
   return "";
 }
 
 export function describe(event, ctx) {
   const who = (s) => (s === null || s === undefined ? "The teacher" : s === ctx.seat ? "You" : ctx.name(s));
   switch (event.type) {
-    case "first_player": return `${who(event.seat)} drew the tile nearest alpha and play${event.seat === ctx.seat ? "" : "s"} first.`;
-    case "played": return `${who(event.seat)} played ${event.words.map((w) => w.word).join(", ")} for ${event.base}.`;
-    case "exchanged": return `${who(event.seat)} exchanged ${event.count} tile${event.count === 1 ? "" : "s"}.`;
-    case "passed": return `${who(event.seat)} passed.`;
-    case "hinted": return event.hint
-      ? `Your hint: ${event.hint.words.map((w) => w.word).join(", ")} for ${event.hint.score} (${event.left} hint${event.left === 1 ? "" : "s"} left).`
-      : `${who(event.seat)} asked for a hint.`;
-    case "suggested": return `${who(event.seat)} suggest${event.seat === ctx.seat ? "" : "s"} ${event.text}${event.square ? ` at ${event.square}` : ""}.`;
-    case "approval_needed": return `${who(event.seat)} played ${event.unknown.join(", ")}: the teacher decides.`;
-    case "approved": return `The teacher approved ${event.words.join(", ")}.`;
-    case "rejected": return `The teacher rejected ${event.words.join(", ")}${event.reason ? `: ${event.reason}` : ""}.`;
-    case "play_ended": return `${event.reason} The quiz begins.`;
-    case "quiz_turn": return `Quiz: turn ${event.play + 1}.`;
-    case "answered": return `${who(event.seat)} answered.`;
-    case "marked": return `Turn ${event.play + 1} is marked.`;
-    case "score": return `${who(event.seat)}: ${event.points > 0 ? "+" : ""}${event.points} ${event.reason}.`;
-    case "credit": return `The teacher gave ${ctx.name(event.seat)} ${event.points} for turn ${event.play + 1}.`;
-    case "review": return "The quiz is done.";
-    case "game_over": return "The game is over.";
-    case "returned": return `${who(event.seat)} left; their tiles went back into the bag.`;
-    case "drew": case "turn": return "";
-    default: return "";
+    case "first_player":
+      return `${who(event.seat)} drew the tile nearest alpha and play${event.seat === ctx.seat ? "" : "s"} first.`;
+    case "played":
+      return `${who(event.seat)} played ${event.words.map((w) => w.word).join(", ")} for ${event.base}.`;
+    case "exchanged":
+      return `${who(event.seat)} exchanged ${event.count} tile${event.count === 1 ? "" : "s"}.`;
+    case "passed":
+      return `${who(event.seat)} passed.`;
+    case "hinted":
+      return event.hint
+        ? `Your hint: ${event.hint.words.map((w) => w.word).join(", ")} for ${event.hint.score} (${event.left} hint${event.left === 1 ? "" : "s"} left).`
+        : `${who(event.seat)} asked for a hint.`;
+    case "suggested":
+      return `${who(event.seat)} suggest${event.seat === ctx.seat ? "" : "s"} ${event.text}${event.square ? ` at ${event.square}` : ""}.`;
+    case "approval_needed":
+      return `${who(event.seat)} played ${event.unknown.join(", ")}: the teacher decides.`;
+    case "approved":
+      return `The teacher approved ${event.words.join(", ")}.`;
+    case "rejected":
+      return `The teacher rejected ${event.words.join(", ")}${event.reason ? `: ${event.reason}` : ""}.`;
+    case "play_ended":
+      return `${event.reason} The quiz begins.`;
+    case "quiz_turn":
+      return `Quiz: turn ${event.play + 1}.`;
+    case "answered":
+      return `${who(event.seat)} answered.`;
+    case "marked":
+      return `Turn ${event.play + 1} is marked.`;
+    case "score":
+      return `${who(event.seat)}: ${event.points > 0 ? "+" : ""}${event.points} ${event.reason}.`;
+    case "credit":
+      return `The teacher gave ${ctx.name(event.seat)} ${event.points} for turn ${event.play + 1}.`;
+    case "review":
+      return "The quiz is done.";
+    case "game_over":
+      return "The game is over.";
+    case "returned":
+      return `${who(event.seat)} left; their tiles went back into the bag.`;
+    case "drew":
+    case "turn":
+      return "";
+    default:
+      return "";
   }
 }
 
@@ -740,7 +1321,7 @@ function gameView(envelope) {
     phase: envelope.phase,
     scores: envelope.scores,
     can: new Set(envelope.actions.map((a) => a.type)),
-    turn: envelope.phase === "play" ? envelope.to_act[0] ?? null : null,
+    turn: envelope.phase === "play" ? (envelope.to_act[0] ?? null) : null,
   };
 }
 
@@ -754,14 +1335,30 @@ export function render(ctx) {
   const view = gameView(ctx.view);
   syncDraft(view, ctx);
   askPlayPreview(view, ctx);
-  const root = el("div", { className: "gr" },
+  const root = el(
+    "div",
+    { className: "gr" },
     // On a wide screen the board is on the left, the rest on the right; on a phone the board comes first with the
     // rack bar kept on screen below it (see grabble.css).
-    el("div", { className: "gr-main" }, boardSection(view, ctx), scoresSection(view, ctx), rackSection(view, ctx),
-      el("div", { className: "gr-side" }, moveSection(view, ctx), approvalSection(view, ctx), hintSection(view), quizSection(view, ctx),
-        suggestionsSection(view, ctx))),
+    el(
+      "div",
+      { className: "gr-main" },
+      boardSection(view, ctx),
+      scoresSection(view, ctx),
+      rackSection(view, ctx),
+      el(
+        "div",
+        { className: "gr-side" },
+        moveSection(view, ctx),
+        approvalSection(view, ctx),
+        hintSection(view),
+        quizSection(view, ctx),
+        suggestionsSection(view, ctx),
+      ),
+    ),
     sheetSection(view, ctx),
-    othersSection(view, ctx));
+    othersSection(view, ctx),
+  );
   latest = { root, ctx };
   return root;
 }
