@@ -136,7 +136,9 @@ def test_the_migration_folds_the_keys_of_english_entries_imported_before():
     Entry.objects.create(lexicon=lexicon, version=1, form="tea", key="TEA")
     Entry.objects.create(lexicon=spanish, version=1, form="año", key="AÑO")
     import_module("lexicons.migrations.0003_english_keys_fold_accents").fold_english_keys(apps, None)
-    assert sorted(Entry.objects.values_list("key", flat=True)) == ["AÑO", "CAFE", "TEA"]
+    # only these two lexicons' rows: the bundled ones may be loaded in the same database
+    ours = Entry.objects.filter(lexicon__in=[lexicon, spanish])
+    assert sorted(ours.values_list("key", flat=True)) == ["AÑO", "CAFE", "TEA"]
 
 
 @pytest.mark.django_db
