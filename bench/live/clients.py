@@ -146,11 +146,12 @@ async def play(seats: list[Listener], moves: int, think: float, errors: Errors) 
 
 
 # -- the bare echo ---------------------------------------------------------------------------------------------------
-async def echo(listeners: list[Listener], messages: int, think: float, errors: Errors) -> list[float]:
-    """Like :func:`play`, over the echo room: the sender rotates round the 4 sockets as the turn does."""
+async def echo(listeners: list[Listener], messages: int, think: float, errors: Errors, first: int = 0) -> list[float]:
+    """Like :func:`play`, over the echo room: the sender rotates round the 4 sockets as the turn does. ``first``:
+    the first message's number (a room that echoes again goes on from where it stopped)."""
     rtts: list[float] = []
     await asyncio.sleep(random.uniform(0, think))
-    for seq in range(messages):
+    for seq in range(first, first + messages):
         sent = time.perf_counter()
         try:
             await listeners[seq % len(listeners)].ws.send(json.dumps({"seq": seq}))

@@ -104,6 +104,11 @@ else:
         "max_size": DATABASE_POOL_MAX_SIZE,
         "timeout": 10,  # seconds a request waits for a free connection before failing
     }
+# Threads of a server process that run the table consumer's database calls (config/dbthreads.py), each with a pooled
+# connection while it runs; the rest of the pool serves requests and Channels' own database thread.
+DATABASE_THREADS = env.int(
+    "DATABASE_THREADS", max(1, min(4, DATABASE_POOL_MAX_SIZE - 2)), validate=lambda n: 1 <= n <= DATABASE_POOL_MAX_SIZE
+)
 
 AUTH_USER_MODEL = "learning.User"
 AUTH_PASSWORD_VALIDATORS = [

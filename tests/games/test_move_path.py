@@ -2,6 +2,7 @@
 rule (nothing for an action that did not commit; inside a caller's transaction, sent on that commit as usual)."""
 
 import asyncio
+import json
 from threading import current_thread
 
 import pytest
@@ -84,7 +85,8 @@ async def test_a_deferred_move_is_committed_and_its_broadcasts_handed_back_unsen
     assert (message["type"], message["seq"]) == ("table.event", 1)
     assert list(message["copies"]) == ["0", "1", "2", "spectators"]
     for seat in [0, 1, 2, None]:
-        copy = message["copies"][transport.recipient(seat)]
+        copy = json.loads(message["copies"][transport.recipient(seat)])  # the text that seat's pages are sent
+        assert (copy["type"], copy["seq"], copy["table"]["id"]) == ("event", 1, table.id)
         assert copy["view"]["seat"] == seat
         assert ("card" in copy["events"][0]) == (seat == 0)  # each copy censored for its recipient
     row = await get_channel_layer().receive(channels["lesson"])
