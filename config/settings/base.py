@@ -197,6 +197,8 @@ CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", not REDIS_URL)
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# How much a worker lowers its CPU priority (0: not at all): live play on the same machine goes first.
+CELERY_WORKER_NICE = env.int("CELERY_WORKER_NICE", 10, validate=lambda n: 0 <= n <= 19)
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
