@@ -38,7 +38,6 @@ from bench.live import clients  # noqa: E402
 from bench.live.run import (  # noqa: E402
     HOST,
     build_world,
-    connect_tables,
     daphne,
     log_directory,
     migrate,
@@ -75,7 +74,7 @@ class Load:
     async def grow(self, tables: int, rooms: int) -> None:
         if len(self.tables) < tables:
             more = self.plans[len(self.tables) : tables]
-            self.tables += await connect_tables(more, self.app_urls, self.origin, self.errors)
+            self.tables += await self.connect(more)
         while len(self.rooms) < rooms:
             opened = await asyncio.gather(
                 *(
@@ -87,6 +86,24 @@ class Load:
             )
             self.rooms += [room for room in opened if room is not None]
             await asyncio.sleep(0.5)
+
+    async def connect(self, plans: list) -> list:
+        """Every seat of these tables, 25 tables at a time; each seat must get its first snapshot (a table played in
+        an earlier phase is past seq 0, so this does not wait for a seq, unlike ``run.connect_tables``)."""
+        gate = asyncio.Semaphore(25)
+
+        async def one(plan):
+            async with gate:
+                urls = [f"{u}/ws/tables/{plan.table_id}/" for u in self.app_urls]
+                seats = await clients.open_room(urls, self.origin, plan.cookies, self.errors)
+                if seats is None:
+                    return None
+                for seat in seats:
+                    if not await seat.wait_until(lambda seat=seat: seat.view is not None and bool(seat.arrived)):
+                        self.errors.add("no snapshot", f"table {plan.table_id} did not send every seat its snapshot")
+                return seats
+
+        return [seats for seats in await asyncio.gather(*(one(p) for p in plans)) if seats is not None]
 
     async def play(self, tables: int, rooms: int, moves: int, think: float) -> tuple[list[float], list[float], int]:
         """``tables`` tables and ``rooms`` echo rooms at once, ``moves`` each; returns move and echo round trips."""
