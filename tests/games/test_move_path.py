@@ -12,6 +12,7 @@ from django.db import transaction
 
 from config import transport
 from config.celery import app as celery_app
+from config.dbthreads import db_async, pooled
 from games.engine import AppError
 from games.models import Table
 from games.services import moves
@@ -136,3 +137,21 @@ async def test_inside_a_callers_transaction_nothing_is_deferred_or_sent_before_i
     assert (await db(Table.objects.get)(pk=table.pk)).version == 0
     for channel in channels.values():
         assert await nothing_waiting(channel)
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_table_database_calls_run_on_their_own_threads_with_a_pool_and_on_channels_thread_without():
+    """With PostgreSQL's pool a table's calls do not queue behind every other table on Channels' one thread."""
+
+    def thread_and_connection() -> tuple[str, bool]:
+        from django.db import connection
+
+        connection.ensure_connection()
+        return current_thread().name, connection.connection is not None
+
+    name, connected = await db_async(thread_and_connection)()
+    assert connected
+    if pooled():
+        assert name.startswith("db_")
+    else:
+        assert name == (await db(thread_and_connection)())[0]
