@@ -3,13 +3,23 @@
 import os
 
 from celery import Celery
-from celery.signals import worker_ready
+from celery.signals import celeryd_init, worker_ready
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")
 
 app = Celery("logos")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+@celeryd_init.connect
+def yield_to_play(**kwargs: object) -> None:
+    """A worker runs at a lower CPU priority (``CELERY_WORKER_NICE``, inherited by its pool's processes): a lexicon
+    import or a class report uses the cores the live tables leave free, instead of delaying their moves."""
+    from django.conf import settings
+
+    if settings.CELERY_WORKER_NICE > 0:
+        os.nice(settings.CELERY_WORKER_NICE)
 
 
 @worker_ready.connect

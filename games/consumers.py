@@ -9,9 +9,8 @@ database thread does not wait on Redis); every refusal is answered to the sender
 import logging
 from typing import Any, ClassVar
 
-from channels.db import database_sync_to_async
-
 from config import transport
+from config.dbthreads import db_async
 from config.websocket import CLOSE_FORBIDDEN, JsonConsumer, Schema
 from games import selectors
 from games.engine import AppError
@@ -42,15 +41,15 @@ class TableConsumer(JsonConsumer):
 
     async def on_connected(self) -> None:
         self._hellos = 0
-        await database_sync_to_async(robots.nudge_table)(self.table_id)
+        await db_async(robots.nudge_table)(self.table_id)
         await self.send_snapshot(log=True)
 
-    @database_sync_to_async
+    @db_async
     def _access(self, user: User) -> selectors.Access | None:
         table = selectors.table_by_id(self.table_id)
         return None if table is None else selectors.access(user, table)
 
-    @database_sync_to_async
+    @db_async
     def _snapshot(self, log: bool = False) -> dict[str, Any]:
         return selectors.snapshot_of(self.table_id, self.seat, log=log)
 
@@ -68,8 +67,8 @@ class TableConsumer(JsonConsumer):
         wakes robots that should have acted and did not (their process died mid-thought)."""
         self._hellos = getattr(self, "_hellos", 0) + 1
         if self._hellos % 4 == 0:
-            await database_sync_to_async(robots.nudge_table)(self.table_id)
-        if message.get("last_seq") == await database_sync_to_async(selectors.table_version)(self.table_id):
+            await db_async(robots.nudge_table)(self.table_id)
+        if message.get("last_seq") == await db_async(selectors.table_version)(self.table_id):
             return
         await self.send_snapshot(log=bool(message.get("log")))
 
@@ -77,7 +76,7 @@ class TableConsumer(JsonConsumer):
         client_id = message.get("client_id")
         client_id = client_id[:CLIENT_ID_MAX] if client_id is not None else None
         try:
-            _, deferred = await database_sync_to_async(moves.apply_action_deferred)(
+            _, deferred = await db_async(moves.apply_action_deferred)(
                 self.table_id, self.scope["user"], message["action"]
             )
         except AppError as error:
@@ -95,9 +94,7 @@ class TableConsumer(JsonConsumer):
         client_id = message.get("client_id")
         client_id = client_id[:CLIENT_ID_MAX] if client_id is not None else None
         try:
-            result = await database_sync_to_async(moves.preview_action)(
-                self.table_id, self.scope["user"], message["action"]
-            )
+            result = await db_async(moves.preview_action)(self.table_id, self.scope["user"], message["action"])
         except AppError as error:
             await self.send_json(
                 {"type": "preview", "client_id": client_id, "ok": False, "code": error.code, "message": error.message}
@@ -110,15 +107,7 @@ class TableConsumer(JsonConsumer):
         mine = message["copies"].get(transport.recipient(self.seat))
         if mine is None:  # this seat was removed by this very move: its own table.removed follows
             return
-        await self.send_json(
-            {
-                "type": "event",
-                "seq": message["seq"],
-                "events": mine["events"],
-                "view": mine["view"],
-                "table": message["table"],
-            }
-        )
+        await self.send(text_data=mine)  # the whole message, serialised once by the move's sender
 
     async def table_refresh(self, message: dict[str, Any]) -> None:
         await self.send_snapshot()
@@ -148,7 +137,7 @@ class LessonConsumer(JsonConsumer):
     async def on_connected(self) -> None:
         await self.on_hello({})
 
-    @database_sync_to_async
+    @db_async
     def _rows_if_allowed(self, user: User) -> dict[str, Any] | None:
         lesson = selectors.teachers_lesson(user, self.lesson_id)
         if lesson is None:

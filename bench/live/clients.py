@@ -96,9 +96,18 @@ async def open_listener(url: str, origin: str, cookie: str | None, errors: Error
     return Listener(ws, errors)
 
 
+def same_origin(url: str) -> str:
+    """The origin of a page of the server ``url`` is on (the app lets only its own pages, port included, connect)."""
+    return "http://" + url.split("//", 1)[1].split("/", 1)[0]
+
+
 async def open_room(urls: list[str], origin: str, cookies: list[str | None], errors: Errors) -> list[Listener] | None:
-    """Every seat of one table (or echo room), seat ``i`` on ``urls[i % len(urls)]`` so a table spans servers."""
-    listeners = [await open_listener(urls[i % len(urls)], origin, cookie, errors) for i, cookie in enumerate(cookies)]
+    """Every seat of one table (or echo room), seat ``i`` on ``urls[i % len(urls)]`` so a table spans servers; each
+    socket sends the origin of its own server (``origin`` is no longer used, kept for the callers)."""
+    listeners = [
+        await open_listener(urls[i % len(urls)], same_origin(urls[i % len(urls)]), cookie, errors)
+        for i, cookie in enumerate(cookies)
+    ]
     if None in listeners:
         await asyncio.gather(*(listener.close() for listener in listeners if listener is not None))
         return None
@@ -116,9 +125,9 @@ async def all_arrived(listeners: list[Listener], seq: int) -> float | None:
 # -- game moves ----------------------------------------------------------------------------------------------------
 def next_move(view: dict) -> dict:
     """A move that is always legal in Palabras Cortas: draw from the stock, then discard the first card in hand."""
-    if "draw_stock" in view["actions"]:
+    if any(offered["type"] == "draw_stock" for offered in view["actions"]):
         return {"type": "draw_stock"}
-    return {"type": "discard", "card": view["hand"][0]["id"]}
+    return {"type": "discard", "card": view["body"]["hand"][0]["id"]}
 
 
 async def play(seats: list[Listener], moves: int, think: float, errors: Errors) -> list[float]:
@@ -129,7 +138,7 @@ async def play(seats: list[Listener], moves: int, think: float, errors: Errors) 
     for _ in range(moves):
         view = seats[0].view
         seq = max(seats[0].arrived)
-        actor = seats[view["turn"]]
+        actor = seats[view["to_act"][0]]
         action = next_move(actor.view)
         sent = time.perf_counter()
         try:
@@ -146,11 +155,12 @@ async def play(seats: list[Listener], moves: int, think: float, errors: Errors) 
 
 
 # -- the bare echo ---------------------------------------------------------------------------------------------------
-async def echo(listeners: list[Listener], messages: int, think: float, errors: Errors) -> list[float]:
-    """Like :func:`play`, over the echo room: the sender rotates round the 4 sockets as the turn does."""
+async def echo(listeners: list[Listener], messages: int, think: float, errors: Errors, first: int = 0) -> list[float]:
+    """Like :func:`play`, over the echo room: the sender rotates round the 4 sockets as the turn does. ``first``:
+    the first message's number (a room that echoes again goes on from where it stopped)."""
     rtts: list[float] = []
     await asyncio.sleep(random.uniform(0, think))
-    for seq in range(messages):
+    for seq in range(first, first + messages):
         sent = time.perf_counter()
         try:
             await listeners[seq % len(listeners)].ws.send(json.dumps({"seq": seq}))

@@ -56,14 +56,14 @@ def setup_django() -> None:
     call_command("migrate", verbosity=0)
 
 
-def fill(students: int, encounters: int, lessons: int = 10) -> int:
+def fill(students: int, encounters: int, lessons: int = 10, teacher_name: str = "bench-teacher") -> int:
     from django.utils import timezone
 
     from learning import services
     from learning.models import Encounter, ReviewItem, User
 
     rng = random.Random(7)
-    teacher = User.objects.create_user(username="bench-teacher", password="x", role=User.Role.TEACHER)
+    teacher = User.objects.create_user(username=teacher_name, password="x", role=User.Role.TEACHER)
     classroom = services.create_classroom(teacher, "Bench class", "grc")
     pupils = [services.join_classroom(classroom.join_code, f"Student {i:02d}") for i in range(students)]
     words = []

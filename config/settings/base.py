@@ -107,6 +107,11 @@ else:
         "max_size": DATABASE_POOL_MAX_SIZE,
         "timeout": 10,  # seconds a request waits for a free connection before failing
     }
+# Threads of a server process that run the table consumer's database calls (config/dbthreads.py), each with a pooled
+# connection while it runs; the rest of the pool serves requests and Channels' own database thread.
+DATABASE_THREADS = env.int(
+    "DATABASE_THREADS", max(1, min(4, DATABASE_POOL_MAX_SIZE - 2)), validate=lambda n: 1 <= n <= DATABASE_POOL_MAX_SIZE
+)
 
 AUTH_USER_MODEL = "learning.User"
 AUTH_PASSWORD_VALIDATORS = [
@@ -216,6 +221,8 @@ ROBOT_DELAY_MIN = env.float("ROBOT_DELAY_MIN", 1.0)
 ROBOT_DELAY_MAX = env.float("ROBOT_DELAY_MAX", 2.5)
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# How much a worker lowers its CPU priority (0: not at all): live play on the same machine goes first.
+CELERY_WORKER_NICE = env.int("CELERY_WORKER_NICE", 10, validate=lambda n: 0 <= n <= 19)
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 # Jobs record their progress and outcome on their own rows; nobody reads a task's result. Keeping results would also

@@ -3,7 +3,8 @@
 An action is applied in one transaction: the table row is locked, the version checked, the pure rules run, the move
 appended and the new state saved. Only after the commit are the events broadcast, each recipient getting their own
 censored copy and their own view (the teacher watches as a spectator). A table has one channel-layer group: its
-message carries every seat's censored copy, and each connection forwards only its own seat's to its browser, so no
+message carries every seat's censored copy, serialised once as the text its pages receive, and each connection
+forwards only its own seat's to its browser, so no
 browser ever receives what it may not see, while a move costs one group send instead of one per seat (each costs
 channels-redis four Redis commands on the sender's event loop; bench/live measured them). Broadcasts are best
 effort (:mod:`config.transport`) — the database is the truth and a client that misses one resyncs by sequence
@@ -14,6 +15,7 @@ broadcasts come back to it to be sent from its event loop, instead of being sent
 while that thread (which every table of the server process shares) waits on Redis.
 """
 
+import json
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from functools import partial
@@ -266,14 +268,22 @@ def _broadcast_events(
         info = selectors.table_info(table, players)
         recipients: list[int | None] = [p["seat"] for p in players if not p["removed"]]
         recipients.append(None)
+        # Each recipient's message is serialised here, once, as the text its pages are sent: the group message then
+        # carries strings (cheap for the channel layer to pack and unpack), and a connection forwards its own.
         copies = {
-            transport.recipient(seat): {
-                "events": censor_all(events, seat),
-                "view": selectors.table_view(rules, state, table.status, seat),
-            }
+            transport.recipient(seat): json.dumps(
+                {
+                    "type": "event",
+                    "seq": seq,
+                    "events": censor_all(events, seat),
+                    "view": selectors.table_view(rules, state, table.status, seat),
+                    "table": info,
+                },
+                ensure_ascii=False,
+            )
             for seat in recipients
         }
-        message = {"type": "table.event", "seq": seq, "copies": copies, "table": info}
+        message = {"type": "table.event", "seq": seq, "copies": copies}
         transport.group_send(transport.table_group(table.id), message)
         send_dashboard_row(table, players)
 

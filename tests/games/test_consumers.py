@@ -314,6 +314,7 @@ async def test_client_ids_are_bounded_in_the_reply(table):
     ws, _ = await join(table, users[1])
     await ws.send_to(text_data=json.dumps({"type": "action", "action": {"type": "draw"}, "client_id": "x" * 500}))
     assert (await ws.receive_json_from())["client_id"] == "x" * 64
+    assert (await ws.receive_json_from())["type"] == "state"  # the snapshot after a refusal, read before leaving
     await ws.disconnect()
 
 

@@ -2,6 +2,7 @@
 rule (nothing for an action that did not commit; inside a caller's transaction, sent on that commit as usual)."""
 
 import asyncio
+import json
 from threading import current_thread
 
 import pytest
@@ -11,6 +12,7 @@ from django.db import transaction
 
 from config import transport
 from config.celery import app as celery_app
+from config.dbthreads import db_async, pooled
 from games.engine import AppError
 from games.models import Table
 from games.services import moves
@@ -84,7 +86,8 @@ async def test_a_deferred_move_is_committed_and_its_broadcasts_handed_back_unsen
     assert (message["type"], message["seq"]) == ("table.event", 1)
     assert list(message["copies"]) == ["0", "1", "2", "spectators"]
     for seat in [0, 1, 2, None]:
-        copy = message["copies"][transport.recipient(seat)]
+        copy = json.loads(message["copies"][transport.recipient(seat)])  # the text that seat's pages are sent
+        assert (copy["type"], copy["seq"], copy["table"]["id"]) == ("event", 1, table.id)
         assert copy["view"]["seat"] == seat
         assert ("card" in copy["events"][0]) == (seat == 0)  # each copy censored for its recipient
     row = await get_channel_layer().receive(channels["lesson"])
@@ -134,3 +137,21 @@ async def test_inside_a_callers_transaction_nothing_is_deferred_or_sent_before_i
     assert (await db(Table.objects.get)(pk=table.pk)).version == 0
     for channel in channels.values():
         assert await nothing_waiting(channel)
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_table_database_calls_run_on_their_own_threads_with_a_pool_and_on_channels_thread_without():
+    """With PostgreSQL's pool a table's calls do not queue behind every other table on Channels' one thread."""
+
+    def thread_and_connection() -> tuple[str, bool]:
+        from django.db import connection
+
+        connection.ensure_connection()
+        return current_thread().name, connection.connection is not None
+
+    name, connected = await db_async(thread_and_connection)()
+    assert connected
+    if pooled():
+        assert name.startswith("db_")
+    else:
+        assert name == (await db(thread_and_connection)())[0]

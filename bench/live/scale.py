@@ -1,0 +1,346 @@
+"""Live play at scale, every figure beside the bare echo measured in the same run (targets in docs/architecture.md).
+
+    .venv/bin/python bench/live/scale.py [--steps 50,100,200,300,400] [--think 1.0] [--step-moves 10]
+                                         [--window 30] [--entries 1000000] [--phases quiet,capacity,background]
+
+Same scratch services and servers as ``run.py`` (database ``bench_live``, Redis database ``--redis-db``; Daphne
+processes of ``config.asgi`` and of ``bench.live.echo`` on 127.0.0.1, stopped and dropped on the way out).
+
+1. ``quiet``: 50 Palabras Cortas tables × 4 seats and 50 echo rooms × 4 sockets play at the same time, each about
+   one move (one echo) a second, for ``--window`` seconds: move and echo p50/p99 side by side, under the same load.
+2. ``capacity``: the number of tables is ramped (``--steps``), each table one move every ``--think`` seconds (open
+   loop, a class's pace: ``tables ÷ think`` moves per second offered), ``--step-moves`` moves per table per step,
+   first on one app process, then on two; the echo the same way. A step passes when its p99 ≤ 60 ms and nothing
+   was lost; the capacity is the highest offered rate that passed.
+3. ``background``: a Celery worker of the project (its own settings: concurrency, niceness) starts; a
+   ``--entries``-entry lexicon import and a 30-student class report (100,000 encounters; asked again each time the
+   last one is done) run on it while phase 1's load plays again.
+
+The benchmark's own client (one asyncio process) shares the 2 cores with the servers, PostgreSQL and Redis; at high
+rates it is part of what is measured, for the echo as for the moves.
+"""
+
+import argparse
+import asyncio
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from bench.live import clients  # noqa: E402
+from bench.live.run import (  # noqa: E402
+    HOST,
+    build_world,
+    daphne,
+    log_directory,
+    migrate,
+    percentile,
+    raise_file_limit,
+    scratch_database,
+    scratch_redis,
+    server_env,
+    server_problems,
+)
+
+TARGET_P99_MS = 60.0
+STOP_P99_MS = 1000.0
+QUIET_TABLES = 50
+
+
+def summary(rtts: list[float]) -> str:
+    return f"{percentile(rtts, 50):6.1f} / {percentile(rtts, 99):6.1f} ms" if rtts else "      —"
+
+
+# -- load -----------------------------------------------------------------------------------------------------------
+class Load:
+    """Sockets opened so far, kept across steps: tables (per app server list) and echo rooms."""
+
+    def __init__(self, plans: list, app_ports: list[int], echo_ports: list[int]) -> None:
+        self.plans = plans
+        self.app_urls = [f"ws://{HOST}:{p}" for p in app_ports]
+        self.echo_urls = [f"ws://{HOST}:{p}" for p in echo_ports]
+        self.origin = f"http://{HOST}:{app_ports[0]}"
+        self.tables: list = []
+        self.rooms: list = []
+        self.echoed: dict[int, int] = {}  # messages each room has echoed so far
+        self.errors = clients.Errors()
+
+    async def grow(self, tables: int, rooms: int) -> None:
+        if len(self.tables) < tables:
+            more = self.plans[len(self.tables) : tables]
+            self.tables += await self.connect(more)
+        while len(self.rooms) < rooms:
+            opened = await asyncio.gather(
+                *(
+                    clients.open_room(
+                        [f"{u}/ws/echo/{n}/" for u in self.echo_urls], self.origin, [None] * 4, self.errors
+                    )
+                    for n in range(len(self.rooms), rooms)
+                )
+            )
+            self.rooms += [room for room in opened if room is not None]
+            await asyncio.sleep(0.5)
+
+    async def connect(self, plans: list) -> list:
+        """Every seat of these tables, 25 tables at a time; each seat must get its first snapshot (a table played in
+        an earlier phase is past seq 0, so this does not wait for a seq, unlike ``run.connect_tables``)."""
+        gate = asyncio.Semaphore(25)
+
+        async def one(plan):
+            async with gate:
+                urls = [f"{u}/ws/tables/{plan.table_id}/" for u in self.app_urls]
+                seats = await clients.open_room(urls, self.origin, plan.cookies, self.errors)
+                if seats is None:
+                    return None
+                for seat in seats:
+                    if not await seat.wait_until(lambda seat=seat: seat.view is not None and bool(seat.arrived)):
+                        self.errors.add("no snapshot", f"table {plan.table_id} did not send every seat its snapshot")
+                return seats
+
+        return [seats for seats in await asyncio.gather(*(one(p) for p in plans)) if seats is not None]
+
+    async def play(self, tables: int, rooms: int, moves: int, think: float) -> tuple[list[float], list[float], int]:
+        """``tables`` tables and ``rooms`` echo rooms at once, ``moves`` each; returns move and echo round trips."""
+        before = self.errors.total
+
+        async def echo(i: int) -> list[float]:
+            first = self.echoed.get(i, 0)
+            self.echoed[i] = first + moves
+            return await clients.echo(self.rooms[i], moves, think, self.errors, first=first)
+
+        results = await asyncio.gather(
+            asyncio.gather(*(clients.play(seats, moves, think, self.errors) for seats in self.tables[:tables])),
+            asyncio.gather(*(echo(i) for i in range(rooms))),
+        )
+        for example in self.errors.examples:
+            print(f"  ! {example}")
+        self.errors.examples.clear()
+        move_rtts = [r for rs in results[0] for r in rs]
+        echo_rtts = [r for rs in results[1] for r in rs]
+        return move_rtts, echo_rtts, self.errors.total - before
+
+    async def close(self) -> None:
+        listeners = [s for t in self.tables for s in t] + [s for r in self.rooms for s in r]
+        await asyncio.gather(*(listener.close() for listener in listeners))
+        self.tables, self.rooms, self.echoed = [], [], {}
+
+
+# -- phases ---------------------------------------------------------------------------------------------------------
+async def quiet(load: Load, args) -> dict:
+    await load.grow(QUIET_TABLES, QUIET_TABLES)
+    await load.play(QUIET_TABLES, QUIET_TABLES, 2, args.think)  # warm up: connections, caches (not timed)
+    moves, echoes, errors = await load.play(QUIET_TABLES, QUIET_TABLES, round(args.window / args.think), args.think)
+    return {"moves": moves, "echoes": echoes, "errors": errors}
+
+
+async def ramp(load: Load, args, kind: str) -> list[tuple[int, float, float, int, int]]:
+    """Steps of (tables, p50, p99, round trips, errors) until one is far past the target (or loses a move)."""
+    steps = []
+    for n in args.steps:
+        if kind == "moves":
+            await load.grow(n, 0)
+            rtts, _, errors = await load.play(n, 0, args.step_moves, args.think)
+        else:
+            await load.grow(0, n)
+            _, rtts, errors = await load.play(0, n, args.step_moves, args.think)
+        p50, p99 = percentile(rtts, 50), percentile(rtts, 99)
+        steps.append((n, p50, p99, len(rtts), errors))
+        print(f"  {kind:<6} {n / args.think:6.0f}/s offered: p50 {p50:6.1f} ms, p99 {p99:6.1f} ms, errors {errors}")
+        if p99 > STOP_P99_MS or errors:  # past the target the curve goes on a while: it says where the time goes
+            break
+    return steps
+
+
+def capacity(steps: list[tuple[int, float, float, int, int]], think: float) -> str:
+    """The highest offered rate below the first step that missed (a later lucky step does not count)."""
+    passed = []
+    for n, _, p99, _, errors in steps:
+        if p99 > TARGET_P99_MS or errors:
+            break
+        passed.append(n)
+    top = max(passed, default=0) / think
+    if passed and len(passed) == len(steps):
+        return f"≥ {top:.0f}/s"
+    return f"{top:.0f}/s"
+
+
+# -- background work ---------------------------------------------------------------------------------------------
+def prepare_background(entries: int, directory: Path) -> tuple[Path, int]:
+    """The lexicon file to import and a class with 100,000 encounters to report on (in the scratch database)."""
+    from django.db import connections
+
+    from bench.lexicons.run import generate
+    from bench.reports.run import fill
+
+    path = directory / "lexicon.tsv"
+    generate(path, entries)
+    classroom_id = fill(30, 100_000, teacher_name="bench-report-teacher")
+    connections.close_all()
+    return path, classroom_id
+
+
+@contextmanager
+def celery_worker(env: dict[str, str], logs: Path):
+    log = logs / "celery-worker.log"
+    with open(log, "w") as out:
+        process = subprocess.Popen(
+            [str(ROOT / ".venv/bin/celery"), "-A", "config", "worker", "-l", "WARNING"],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        time.sleep(3)
+        yield process
+    finally:
+        process.terminate()
+        try:
+            process.wait(20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def background_jobs(path: Path, classroom_id: int, stop: threading.Event, done: dict) -> None:
+    """Start the import, and keep one class report under way until ``stop``; note what finished."""
+    from django.db import connections
+
+    from learning.models import Classroom, Report
+    from learning.services import request_report
+    from lexicons.models import ImportJob, Lexicon
+    from lexicons.services import start_import
+
+    try:
+        started = time.monotonic()
+        job = start_import(Lexicon.objects.create(name="bench-import", language="eng"), "csv", [str(path)])
+        classroom = Classroom.objects.select_related("teacher").get(pk=classroom_id)
+        while not stop.wait(0.5):
+            request_report(classroom.teacher, classroom)  # a new one once the last is done
+            job.refresh_from_db()
+            if job.status != ImportJob.Status.QUEUED:
+                done.setdefault("running", time.monotonic() - started)
+            if job.status not in (ImportJob.Status.QUEUED, ImportJob.Status.RUNNING) and "import" not in done:
+                done["import"] = f"{job.status} after {time.monotonic() - started:.0f} s"
+        class_reports = Report.objects.filter(classroom_id=classroom_id, parent=None)  # not its per-student parts
+        done["reports"] = class_reports.filter(status=Report.Status.DONE).count()
+        done.setdefault("import", f"{job.status} ({job.percent}%) when the window closed")
+    finally:
+        connections.close_all()
+
+
+# -- main -----------------------------------------------------------------------------------------------------------
+def parse_args() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--steps", default="50,100,200,300,400", help="tables per capacity step")
+    parser.add_argument("--think", type=float, default=1.0, help="seconds between a table's moves")
+    parser.add_argument("--step-moves", type=int, default=10, help="moves per table in each capacity step")
+    parser.add_argument("--window", type=float, default=30, help="seconds of play in the quiet and background phases")
+    parser.add_argument("--entries", type=int, default=1_000_000, help="entries of the background lexicon import")
+    parser.add_argument("--phases", default="quiet,capacity,background")
+    parser.add_argument("--settings", default="config.settings.base")
+    parser.add_argument("--redis-db", type=int, default=5)
+    args = parser.parse_args()
+    args.steps = [int(n) for n in args.steps.split(",")]
+    args.phases = args.phases.split(",")
+    return args
+
+
+def main() -> int:
+    args = parse_args()
+    tables = max([*args.steps, QUIET_TABLES])
+    raise_file_limit(tables * 4 * 2 + 1000)
+    results: dict = {}
+    with (
+        log_directory() as logs,
+        scratch_database() as database_url,
+        scratch_redis(args.redis_db) as redis_url,
+        tempfile.TemporaryDirectory() as scratch,
+    ):
+        env = server_env(database_url, redis_url, args.settings)
+        print("Migrating and creating classes, students and lessons…", flush=True)
+        migrate(env)
+        plans = build_world(env, tables, 4)
+        if "background" in args.phases:
+            print("Preparing the background work (lexicon file, a class with 100,000 encounters)…", flush=True)
+            lexicon_path, classroom_id = prepare_background(args.entries, Path(scratch))
+        with ExitStack() as servers:
+            app = [servers.enter_context(daphne("config.asgi:application", env, logs)) for _ in range(2)]
+            echo = [servers.enter_context(daphne("bench.live.echo:application", env, logs)) for _ in range(2)]
+            if "quiet" in args.phases:
+                print("Quiet: moves and echoes side by side…", flush=True)
+                load = Load(plans, app, echo)
+                results["quiet"] = asyncio.run(run_then_close(load, quiet(load, args)))
+            if "capacity" in args.phases:
+                for servers_used in (1, 2):
+                    print(f"Capacity on {servers_used} process(es)…", flush=True)
+                    load = Load(plans, app[:servers_used], echo[:servers_used])
+                    results[f"moves{servers_used}"] = asyncio.run(run_then_close(load, ramp(load, args, "moves")))
+                    load = Load(plans, app[:servers_used], echo[:servers_used])
+                    results[f"echo{servers_used}"] = asyncio.run(run_then_close(load, ramp(load, args, "echo")))
+            if "background" in args.phases:
+                print("Background: an import and class reports on a Celery worker; moves and echoes…", flush=True)
+                with celery_worker(env, logs):
+                    stop, done = threading.Event(), {}
+                    jobs = threading.Thread(target=background_jobs, args=(lexicon_path, classroom_id, stop, done))
+                    jobs.start()
+                    under_way = time.monotonic() + 90  # timing starts once the worker has the import under way
+                    while done.get("running") is None and time.monotonic() < under_way:
+                        time.sleep(0.5)
+                    load = Load(plans, app, echo)
+                    results["background"] = asyncio.run(run_then_close(load, quiet(load, args)))
+                    stop.set()
+                    jobs.join()
+                    results["background"]["done"] = done
+        problems = server_problems(logs)
+    report(args, results, problems)
+    return 0
+
+
+async def run_then_close(load: Load, phase):
+    try:
+        return await phase
+    finally:
+        await load.close()
+
+
+def report(args, results: dict, problems) -> None:
+    print(f"\nLive play at scale: 4 seats a table, think {args.think} s, {os.cpu_count()} cores, {args.settings}")
+    for name in ("quiet", "background"):
+        if name not in results:
+            continue
+        r = results[name]
+        moves, echoes = r["moves"], r["echoes"]
+        m50, m99 = percentile(moves, 50), percentile(moves, 99)
+        e50, e99 = percentile(echoes, 50), percentile(echoes, 99)
+        print(f"{name}: {QUIET_TABLES} tables and {QUIET_TABLES} echo rooms at once, {args.window:.0f} s")
+        print(f"  move p50 / p99 ({len(moves)})      {summary(moves)}")
+        print(f"  echo p50 / p99 ({len(echoes)})      {summary(echoes)}")
+        print(
+            f"  move ÷ echo: p50 {m50 / e50:.2f}× (target ≤ 2×), p99 {m99 / e99:.2f}× (target ≤ 3×); "
+            f"errors {r['errors']}"
+        )
+        if "done" in r:
+            done = r["done"]
+            print(
+                f"  background: the worker started the import {done.get('running', float('nan')):.0f} s after it was "
+                f"asked; import {done.get('import')}, class reports done {done.get('reports')}"
+            )
+    for servers in (1, 2):
+        if f"moves{servers}" in results:
+            moves = capacity(results[f"moves{servers}"], args.think)
+            echoes = capacity(results[f"echo{servers}"], args.think)
+            print(f"capacity, {servers} process(es) (p99 ≤ {TARGET_P99_MS:.0f} ms): moves {moves}, echo {echoes}")
+    for problem, count in problems.most_common(5):
+        print(f"  ! {count} × {problem}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
