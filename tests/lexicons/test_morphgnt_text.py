@@ -10,13 +10,12 @@ import gzip
 from collections import defaultdict
 from pathlib import Path
 
+import pysblgnt  # type: ignore[import-untyped]  # requirements/dev.txt: the MorphGNT text the lexicon is built from
 import pytest
 
 from lexicons import morphology
 from lexicons.loaders import read_morphgnt, read_records
 from lexicons.normalise import greek_key
-
-pysblgnt = pytest.importorskip("pysblgnt")
 
 BUNDLED = Path(__file__).resolve().parents[2] / "lexicons" / "data" / "grc-morphgnt.tsv.gz"
 Analysis = tuple[str, str, str]  # lemma, pos, MorphGNT parse code
