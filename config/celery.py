@@ -1,6 +1,8 @@
 """The Celery application; tasks are found in each app's ``tasks.py``."""
 
+import logging
 import os
+from typing import Any
 
 from celery import Celery
 from celery.signals import celeryd_init, worker_ready
@@ -10,6 +12,20 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")
 app = Celery("logos")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+logger = logging.getLogger(__name__)
+
+
+def publish(task: Any, *args: Any, what: str) -> bool:
+    """Send ``task`` a message with ``args``; False when the broker cannot take it. Never raises: every job records its
+    state on its own row, and the sweeps (``lexicons.services.sweep_imports``, ``learning.services.sweep_reports``)
+    or the lesson's end send again what was not sent."""
+    try:
+        task.delay(*args)
+    except Exception as error:  # noqa: BLE001 - whatever the broker raises, the job is sent again later
+        logger.warning("could not publish %s: %s", what, error)
+        return False
+    return True
 
 
 @celeryd_init.connect

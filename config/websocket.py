@@ -24,6 +24,7 @@ from django.http.request import split_domain_port, validate_host
 from redis.exceptions import RedisError
 
 from config.transport import user_group
+from games.engine.actions import clean_text
 
 logger = logging.getLogger(__name__)
 
@@ -74,12 +75,12 @@ def _nesting_depth(text: str) -> int:
 
 
 def _clean(value: Any) -> bool:
-    """No NUL and no lone surrogate in any text or key (neither can be stored nor sent back as UTF-8)."""
+    """Every text and key of a message storable and sendable (the engine's one check of text)."""
     stack = [value]
     while stack:
         item = stack.pop()
         if isinstance(item, str):
-            if "\x00" in item or any("\ud800" <= ch <= "\udfff" for ch in item):
+            if not clean_text(item):
                 return False
         elif isinstance(item, dict):
             stack.extend(item.keys())

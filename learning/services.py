@@ -13,6 +13,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from config.celery import publish
 from config.transport import classroom_group, group_send, user_group
 from games.engine import AppError
 
@@ -203,10 +204,7 @@ def enqueue_recording(move) -> None:
 def publish_recording(move_id: int) -> None:
     """Publish the recording job of a committed move. A broker that is down is logged, not raised: the move
     stands, and :func:`lesson_ended` records the lesson's moves whose job never ran."""
-    try:
-        tasks.record_move.delay(move_id)
-    except Exception:
-        logger.exception("could not publish the recording job of move %s", move_id)
+    publish(tasks.record_move, move_id, what=f"the recording job of move {move_id}")
 
 
 def record_move(move_id: int) -> int:
@@ -221,10 +219,7 @@ def _enqueue_report(report: Report) -> None:
 
 def _send_report(report_id: int) -> None:
     """Publish the report's job; a broker that is down leaves it queued for the next sweep."""
-    try:
-        tasks.build_report.delay(report_id)
-    except Exception as error:  # noqa: BLE001 - whatever the broker raises, the report waits for the next sweep
-        logger.warning("could not publish report job %s (it stays queued): %s", report_id, error)
+    publish(tasks.build_report, report_id, what=f"report job {report_id} (it stays queued)")
 
 
 def sweep_reports(report: Report | None = None) -> None:

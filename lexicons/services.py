@@ -22,6 +22,7 @@ from django.db import connection, models, transaction
 from django.db.models import F, ProtectedError, Q
 from django.utils import timezone
 
+from config.celery import publish
 from lexicons.loaders import (
     DEFAULT_MAX_BYTES,
     LexiconImportError,
@@ -360,10 +361,7 @@ def _send(job_id: int) -> None:
     """Publish the job's message; a broker that is down leaves the job queued for the next sweep."""
     from lexicons.tasks import run_import
 
-    try:
-        run_import.delay(job_id)
-    except Exception as error:  # noqa: BLE001 - whatever the broker raises, the job waits for the next sweep
-        logger.warning("could not publish import job %s (it stays queued): %s", job_id, error)
+    publish(run_import, job_id, what=f"import job {job_id} (it stays queued)")
 
 
 def _finish(job: ImportJob, status: str, *, error: str = "", entries: int | None = None) -> None:

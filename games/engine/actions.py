@@ -74,7 +74,7 @@ class Field:
         elif self.type == STR:
             _need(isinstance(value, str), f"{where} must be text.")
             _need(len(value) <= self.max_length, f"{where} is longer than {self.max_length} characters.")
-            _need(_clean_text(value), f"{where} holds a character that is not allowed.")
+            _need(clean_text(value), f"{where} holds a character that is not allowed.")
         elif self.type == INTS:
             _need(isinstance(value, list) and all(_is_int(v) for v in value), f"{where} must be a list of numbers.")
             _need(len(value) <= self.max_items, f"{where} has more than {self.max_items} items.")
@@ -179,7 +179,7 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and -(2**31) <= value < 2**31
 
 
-def _clean_text(text: str) -> bool:
+def clean_text(text: str) -> bool:
     """No NUL (the database refuses it) and no lone surrogate (it cannot be stored or sent as UTF-8)."""
     return "\x00" not in text and not any("\ud800" <= ch <= "\udfff" for ch in text)
 
@@ -194,12 +194,12 @@ def _check_json(where: str, value: Any) -> None:
         _need(nodes <= MAX_NODES, f"{where} is too large.")
         _need(depth <= MAX_DEPTH, f"{where} is nested too deeply.")
         if isinstance(item, dict):
-            _need(all(isinstance(k, str) and _clean_text(k) for k in item), f"{where} has a bad key.")
+            _need(all(isinstance(k, str) and clean_text(k) for k in item), f"{where} has a bad key.")
             stack.extend((v, depth + 1) for v in item.values())
         elif isinstance(item, list):
             stack.extend((v, depth + 1) for v in item)
         elif isinstance(item, str):
-            _need(len(item) <= MAX_STR and _clean_text(item), f"{where} holds text that is too long or not allowed.")
+            _need(len(item) <= MAX_STR and clean_text(item), f"{where} holds text that is too long or not allowed.")
         elif isinstance(item, float):
             _need(math.isfinite(item), f"{where} holds a number that is not finite.")
         else:
