@@ -24,11 +24,10 @@ def client_of(request: HttpRequest) -> str:
 
 
 def _keys(kind: str, client: str, code: str) -> list[str]:
-    return (
-        [f"throttle:{kind}:client:{client}", f"throttle:{kind}:code:{code}"]
-        if code
-        else [f"throttle:{kind}:client:{client}"]
-    )
+    keys = [f"throttle:{kind}:client:{client}"]
+    if code:
+        keys.append(f"throttle:{kind}:code:{code}")
+    return keys
 
 
 def check(kind: str, client: str, code: str = "") -> None:

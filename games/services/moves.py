@@ -212,7 +212,8 @@ def record(
 ) -> Move:
     """Save the new state and log the move; on commit, broadcast it and have its encounters recorded. ``seated``:
     the table's players as read under the lock (``None``: read them when broadcasting)."""
-    before = rules.status(table.state).to_act
+    # Who was to act before the move: only a table with a turn clock needs it (a new turn restarts the clock).
+    before = rules.status(table.state).to_act if table.state.get("clock_seconds") else ()
     table.version += 1
     table.state = state
     status = rules.status(state)

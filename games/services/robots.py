@@ -119,8 +119,9 @@ def nudge(table: Table) -> None:
 
 
 def nudge_table(table_id: int) -> None:
-    """:func:`nudge` by id (the table's socket, on connect and now and then on a heartbeat)."""
-    table = Table.objects.filter(pk=table_id).first()
+    """:func:`nudge` by id (the table's socket, on connect and now and then on a heartbeat): only the fields it
+    looks at are read, not the state (a heartbeat must stay a small read)."""
+    table = Table.objects.filter(pk=table_id).only("id", "version", "status", "updated").first()
     if table is not None:
         nudge(table)
 
