@@ -18,6 +18,7 @@ import time
 from collections import Counter, deque
 from typing import Any, ClassVar
 
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.http.request import split_domain_port, validate_host
@@ -151,6 +152,9 @@ class JsonConsumer(AsyncWebsocketConsumer):
             await super().__call__(scope, receive, send)
         except LAYER_DOWN as error:
             logger.warning("channel layer unavailable, socket closed: %s", error)
+            # Redis pub/sub subscribes a consumer's own channel before Channels has kept ``send``: keep it here, so
+            # the refusal below can still answer the handshake.
+            self.base_send = getattr(self, "base_send", send)
             if self._handshake != "closed":
                 with contextlib.suppress(Exception):  # the client may be gone already
                     await self._try_again()
@@ -190,6 +194,15 @@ class JsonConsumer(AsyncWebsocketConsumer):
                 await self.channel_layer.group_discard(group, self.channel_name)
             except LAYER_DOWN:
                 break  # the layer is down: its groups expire by themselves
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Channels' dispatch without its ``close_old_connections`` hop to the sync thread before every message (a
+        frame from the page, and each broadcast forwarded to it): no handler here touches the database on the
+        event loop, and every database call (``config.dbthreads.db_async``) looks after its own connection."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def admit(self, user) -> list[str] | None:
         """The groups this logged-in ``user`` listens to here, or ``None`` if they may not connect."""

@@ -132,6 +132,10 @@ class Move(models.Model):
     action = models.JSONField(default=dict, blank=True)
     events = models.JSONField(default=list, blank=True, help_text="Uncensored: never send these as they are.")
     created = models.DateTimeField(default=timezone.now)
+    recordable = models.BooleanField(
+        default=True,
+        help_text="False: the move met no words (a draw, a discard), so learning has nothing to record of it.",
+    )
 
     class Meta:
         ordering = ["table", "seq"]

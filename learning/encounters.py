@@ -186,10 +186,11 @@ def record_move(move_id: int) -> int:
 
 def record_lesson(lesson_id: int) -> int:
     """Record every move of the lesson not recorded yet: a lesson's report must not miss moves whose jobs are still
-    queued behind it. Returns the number of encounters stored."""
+    queued behind it (moves that met no word have no job and are passed over). Returns the number of encounters
+    stored."""
     recorded = RecordedMove.objects.values("move_id")
     pending = list(
-        Move.objects.filter(table__lesson_id=lesson_id)
+        Move.objects.filter(table__lesson_id=lesson_id, recordable=True)
         .exclude(pk__in=recorded)
         .order_by("table_id", "seq")
         .values_list("pk", flat=True)

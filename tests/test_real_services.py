@@ -5,9 +5,10 @@ is missing: a machine without it is misconfigured, and CI must say so."""
 import uuid
 
 import pytest
-from channels_redis.core import RedisChannelLayer
+from django.utils.module_loading import import_string
 
 from config.celery import ping
+from config.settings.base import redis_channel_layers
 from tests.conftest import REDIS_URL
 
 pytestmark = pytest.mark.redis
@@ -15,7 +16,9 @@ pytestmark = pytest.mark.redis
 
 @pytest.fixture
 def redis_layer():
-    return RedisChannelLayer(hosts=[REDIS_URL], prefix=f"test-{uuid.uuid4().hex[:8]}")
+    """The channel layer exactly as the settings configure it on Redis, with a prefix of its own."""
+    layer = redis_channel_layers(REDIS_URL, f"test-{uuid.uuid4().hex[:8]}")["default"]
+    return import_string(layer["BACKEND"])(**layer["CONFIG"])
 
 
 async def test_channels_redis_delivers_to_a_channel(redis_layer):

@@ -157,22 +157,26 @@ REDIS_URL = env.str("REDIS_URL", "")
 
 def redis_channel_layers(url: str, prefix: str) -> dict:
     """The channel layer on the Redis at ``url`` (a function, so that the fault tests run this very configuration
-    against a Redis of their own that they stop and start)."""
+    against a Redis of their own that they stop and start).
+
+    Redis pub/sub (channels-redis's ``RedisPubSubChannelLayer``), not its list-based ``RedisChannelLayer``: a group
+    send is one PUBLISH that each server process receives once and hands to its own members, where the list layer
+    runs a script writing the message once per member channel, which every process then pops with its own blocking
+    read; bench/live measured the list layer at twice the CPU per broadcast, for the bare echo as for a move.
+    Pub/sub keeps nothing for a process that is not listening, which costs us nothing: broadcasts are best effort,
+    and a page that missed one catches up by its seq (docs/protocol.md)."""
     return {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {
-                # redis-py 8 defaults to a 5 s socket timeout, which channels-redis's own 5 s blocking read
-                # (BZPOPMIN on an idle server) runs into, closing consumers with 1011 (django/channels_redis#422);
-                # and to 100 pooled connections, which a server holding hundreds of sockets exceeds.
-                # health_check_interval: a pooled connection idle that long is checked before use; and a command
-                # that finds its pooled connection dead (Redis restarted since it was last used, however briefly) is
-                # retried on a new connection, so the first connect after a restart is admitted, not refused.
+                # health_check_interval: a connection idle that long is checked before use; and a command that finds
+                # its connection dead (Redis restarted since it was last used, however briefly) is retried on a new
+                # connection, so the first connect after a restart is admitted, not refused. redis-py 8's default
+                # 5 s socket timeout is raised so a slow moment of Redis is not taken for a dead one.
                 "hosts": [
                     {
                         "address": url,
                         "socket_timeout": 30,
-                        "max_connections": 1000,
                         "health_check_interval": 5,
                         "retry": Retry(ExponentialBackoff(cap=0.5, base=0.05), 2),
                         "retry_on_error": [RedisConnectionError],

@@ -14,9 +14,10 @@ from config import transport
 from games import selectors
 from games.engine import AppError, Context, Event, Game
 from games.models import Lesson, Move, Seat, Table
-from games.services import moderation, moves
+from games.services import moderation, moves, table_rows
 from games.services import robots as robot_service
-from games.services.moves import FINISHED, FORBIDDEN, NOT_FOUND
+from games.services.moves import FINISHED, FORBIDDEN
+from games.services.table_rows import NOT_FOUND
 from learning import services as learning_services
 from learning.models import Classroom, Student, User
 from lexicons.models import Lexicon
@@ -192,6 +193,7 @@ def _new_table(
         action={"players": len(students) + robots},
         events=events,
         created=table.created,
+        recordable=bool(rules.encounters(state, events)),
     )
     if robots:
         table_id = table.id
@@ -311,7 +313,7 @@ def _send_to_table(lesson: Lesson, student: Student, table: Table) -> None:
 def seat_student(teacher: User, table_id: int, student_id: int, seat: int | None) -> Move:
     """Seat a waiting student at a table of the running lesson, where the rules allow it: in a removed player's
     ``seat`` (taking over what it holds), or, with ``None``, in a new seat (which may wait for the next hand)."""
-    table = moves.locked_table(table_id)
+    table = table_rows.locked_table(table_id)
     lesson = _running_lesson_of(teacher, table)
     student = _waiting_student(lesson, student_id)
     return _seat(teacher, lesson, table, student, seat)
@@ -349,7 +351,7 @@ def _seat(teacher: User, lesson: Lesson, table: Table, student: Student, seat: i
 def replace_student(teacher: User, table_id: int, seat: int, student_id: int) -> Table:
     """A waiting student plays on in ``seat`` instead of its absent player: same hand, same score (the rules see
     no change; only who sits there). The absent player is then waiting."""
-    table = moves.locked_table(table_id)
+    table = table_rows.locked_table(table_id)
     lesson = _running_lesson_of(teacher, table)
     student = _waiting_student(lesson, student_id)
     row = table.seats.filter(number=seat, removed=False).first()
@@ -370,7 +372,7 @@ def replace_student(teacher: User, table_id: int, seat: int, student_id: int) ->
 def move_student(teacher: User, student_id: int, to_table_id: int, seat: int | None) -> Move:
     """Move a student from their table to another, where both games' rules allow it: taken out of the first
     (the rules decide what happens to their cards and turn), seated at the second."""
-    target = moves.locked_table(to_table_id)
+    target = table_rows.locked_table(to_table_id)
     lesson = _running_lesson_of(teacher, target)
     row = (
         Seat.objects.filter(table__lesson=lesson, student_id=student_id, removed=False)

@@ -10,7 +10,8 @@ from config import transport
 from games import selectors
 from games.engine import AppError
 from games.models import Lesson, Move, Table
-from games.services.moves import FINISHED, FORBIDDEN, NOT_FOUND, broadcast_refresh, locked_table, record, run_rules
+from games.services.moves import FINISHED, FORBIDDEN, broadcast_refresh, record, run_rules
+from games.services.table_rows import NOT_FOUND, locked_table
 from learning.models import User
 
 

@@ -21,8 +21,7 @@ from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
 
-from django.db import connection, transaction
-from django.db.models import F
+from django.db import transaction
 from django.utils import timezone
 
 from config import transport
@@ -32,13 +31,14 @@ from games.engine import Action, AppError, Context, Event, Game, censor_all
 from games.engine.errors import CANNOT_TIME_OUT
 from games.engine.game import TIMEOUT
 from games.models import Move, Seat, Table
+from games.services import table_rows
+from games.services.table_rows import NOT_FOUND
 from learning import services as learning_services
 from learning.models import User
 from lexicons import services as lexicon_services
 
 # Our own error codes (the rules' codes pass through unchanged).
 FORBIDDEN = "forbidden"
-NOT_FOUND = "not_found"
 STALE = "stale"
 PAUSED = "paused"
 FINISHED = "finished"
@@ -110,8 +110,7 @@ def _apply(
         raise AppError(BAD_ACTION, "An action must be a JSON object with a type.")
     alert: AppError | None = None
     with transaction.atomic():
-        table = locked_table(table_id)
-        seats = selectors.seats_of(table)
+        table, seats = table_rows.locked_with_seats(table_id)
         seat = seat_of(table, seats)
         if table.status == Table.Status.PAUSED:
             raise AppError(PAUSED, "The teacher has paused this table; wait until it resumes.")
@@ -178,18 +177,6 @@ def preview_action(table_id: int, user: User, action: Action) -> dict[str, Any]:
     return rules.preview(table.state, seat, action, ctx)
 
 
-def locked_table(table_id: int) -> Table:
-    """The table's row, locked until the end of the caller's transaction."""
-    if connection.vendor == "sqlite":
-        # SQLite has no row locks and fails (rather than waits) when two readers both try to write; an empty
-        # update takes its write lock first, so racing transactions queue on the busy timeout instead.
-        Table.objects.filter(pk=table_id).update(version=F("version"))
-    table = Table.objects.select_for_update().filter(pk=table_id).first()
-    if table is None:
-        raise AppError(NOT_FOUND, "There is no such table.")
-    return table
-
-
 def _acting_seat(table: Table, user: User, seats: list[Seat]) -> int | None:
     access = selectors.access(user, table, seats)
     if access is None:
@@ -220,12 +207,18 @@ def record(
     if status.finished:
         table.status = Table.Status.FINISHED
     restart_clock(table, now, status.finished or before != status.to_act or action.get("type") == TIMEOUT)
-    table.save(update_fields=["state", "version", "status", "updated", "turn_deadline", "clock_left", "timed_out"])
-    move = Move.objects.create(
+    move = Move(
         table=table, seq=table.version, kind=kind, seat=seat, actor=actor, action=action, events=events, created=now
     )
+    # Most moves meet no word (a draw, a discard, a bid): they send learning no job at all, and its catch-up at a
+    # lesson's end passes them over (the rules' encounters are pure, so asking now answers what the job would).
+    move.recordable = bool(rules.encounters(state, events))
+    table_rows.save_move(
+        table, ("state", "version", "status", "updated", "turn_deadline", "clock_left", "timed_out"), move
+    )
     _broadcast_events(table, rules, state, events, seated)
-    _enqueue_recording(move)
+    if move.recordable:
+        _enqueue_recording(move)
     _wake_robots(table, seated)
     return move
 

@@ -32,7 +32,7 @@ from config import transport
 from games import robots, selectors
 from games.engine import AppError
 from games.models import Move, Seat, Table
-from games.services import moves
+from games.services import moves, table_rows
 from learning.models import User
 
 logger = logging.getLogger(__name__)
@@ -191,7 +191,7 @@ def seat_robot(teacher: User, table_id: int, seat: int, level: str) -> Seat:
     over what the seat holds, as a student seated there would)."""
     if level not in ROBOT_LEVELS:
         raise AppError("bad_level", "Choose a robot level: beginner, steady or strong.")
-    table = moves.locked_table(table_id)
+    table = table_rows.locked_table(table_id)
     if not selectors.is_teacher_of(teacher, table):
         raise AppError(moves.FORBIDDEN, "Only the class's teacher can do that.")
     if table.status == Table.Status.FINISHED:

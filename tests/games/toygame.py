@@ -29,6 +29,7 @@ from games.engine import (
     seat_ref,
 )
 from games.engine.cards import deal, take
+from games.engine.encounters import WordEncounter, played_and_seen
 from games.engine.errors import NOT_A_WORD, NOT_ALLOWED, NOT_HELD
 from games.engine.rng import new_rng_state, shuffled
 from games.engine.turns import active_seats, next_seat
@@ -73,6 +74,15 @@ class Toy(Game):
             raise AppError(NOT_A_WORD, f"{word!r} is not a word.")
         state["scores"][seat] += 1
         return [score(seat, 1, "word", word=word)]
+
+    def encounters(self, state: State, events: list[Event]) -> list[WordEncounter]:
+        """A word said is played by its player and seen by the rest of the table; cards drawn or played meet none."""
+        return [
+            found
+            for ev in events
+            if ev["type"] == "score" and ev["reason"] == "word"
+            for found in played_and_seen(active_seats(state), ev["seat"], ev["word"], ev["word"])
+        ]
 
     def _hand_choices(self, state: State, seat: int) -> dict[str, Any]:
         return {"card": list(state["hands"][seat])}

@@ -1,0 +1,149 @@
+"""A move's two trips to the database: the table locked and read with its seats, then its state saved with the move.
+
+Every move locks its table's row, reads the seats with their students (who may act), saves the new state and
+appends the move to the log. Through the ORM that is four statements, each compiled afresh for every move, which
+bench/live showed as most of a move's own time in its process. On PostgreSQL they are two statements instead,
+written here once from the models' own metadata (columns, and each field's conversions to and from the database):
+the lock and the seats in one ``SELECT … FOR UPDATE OF``, and the state's update and the move's insert in one
+data-modifying ``WITH``. Other databases (SQLite on a laptop) keep the ORM's statements. Both ways give the same
+model instances (``tests/games/test_table_rows.py`` compares them on PostgreSQL).
+"""
+
+import functools
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from django.db import connection, models
+from django.db.models import F
+
+from games import selectors
+from games.engine import AppError
+from games.models import Move, Seat, Table
+from learning.models import Student
+
+NOT_FOUND = "not_found"
+
+# What the move path reads of a seat and of its student (the rest of their fields stay deferred, as with ``only()``).
+SEAT_FIELDS = ("id", "table_id", "number", "student_id", "robot", "removed")
+STUDENT_FIELDS = ("id", "user_id", "classroom_id", "display_name", "active")
+
+
+def _field(model: type[models.Model], name: str) -> models.Field:
+    field = model._meta.get_field(name)
+    assert isinstance(field, models.Field)  # a concrete field, never a reverse relation
+    return field
+
+
+def _col(field: models.Field, alias: str = "") -> str:
+    """The field's column, quoted (and qualified by ``alias``)."""
+    assert field.column is not None
+    name = connection.ops.quote_name(field.column)
+    return f"{alias}.{name}" if alias else name
+
+
+def _table_name(model: type[models.Model]) -> str:
+    return connection.ops.quote_name(model._meta.db_table)
+
+
+# The statements are built from the models' metadata alone (table and column names), never from anything a user
+# sends: every value is a parameter.
+@functools.cache
+def _lock_sql() -> str:
+    table_columns = ", ".join(_col(f, "t") for f in Table._meta.concrete_fields)
+    seat_values = ", ".join(
+        [_col(_field(Seat, name), "s") for name in SEAT_FIELDS]
+        + [_col(_field(Student, name), "st") for name in STUDENT_FIELDS]
+    )
+    return (
+        f"SELECT {table_columns}, "  # noqa: S608 - identifiers from the models, values are parameters
+        f"(SELECT COALESCE(json_agg(json_build_array({seat_values}) ORDER BY s.{_col(_field(Seat, 'number'))}), "
+        f"'[]'::json) FROM {_table_name(Seat)} s LEFT JOIN {_table_name(Student)} st "
+        f"ON {_col(_field(Student, 'id'), 'st')} = {_col(_field(Seat, 'student'), 's')} "
+        f"WHERE {_col(_field(Seat, 'table'), 's')} = {_col(_field(Table, 'id'), 't')}) "
+        f"FROM {_table_name(Table)} t WHERE {_col(_field(Table, 'id'), 't')} = %s FOR UPDATE OF t"
+    )
+
+
+def _from_db(field: models.Field, value: Any) -> Any:
+    """A value as the ORM would give it (JSON fields arrive as text from Django's psycopg set-up)."""
+    convert = getattr(field, "from_db_value", None)
+    return value if convert is None else convert(value, None, connection)
+
+
+def _seats(table: Table, rows: Sequence[Sequence[Any]]) -> list[Seat]:
+    seats = []
+    for row in rows:
+        seat = Seat.from_db(connection.alias, list(SEAT_FIELDS), list(row[: len(SEAT_FIELDS)]))
+        seat.table = table
+        student = row[len(SEAT_FIELDS) :]
+        if student[0] is not None:
+            seat.student = Student.from_db(connection.alias, list(STUDENT_FIELDS), list(student))
+        seats.append(seat)
+    return seats
+
+
+def locked_with_seats(table_id: int) -> tuple[Table, list[Seat]]:
+    """The table's row, locked until the end of the caller's transaction, and its seats in seat order with their
+    students. Raises :class:`AppError` ``not_found`` if there is no such table."""
+    if connection.vendor != "postgresql":
+        table = locked_table(table_id)
+        return table, selectors.seats_of(table)
+    with connection.cursor() as cursor:
+        cursor.execute(_lock_sql(), [table_id])
+        row = cursor.fetchone()
+    if row is None:
+        raise AppError(NOT_FOUND, "There is no such table.")
+    fields = Table._meta.concrete_fields
+    table = Table.from_db(
+        connection.alias, [f.attname for f in fields], [_from_db(f, v) for f, v in zip(fields, row, strict=False)]
+    )
+    seats = row[len(fields)]
+    return table, _seats(table, json.loads(seats) if isinstance(seats, str) else seats)
+
+
+def locked_table(table_id: int) -> Table:
+    """The table's row alone, locked until the end of the caller's transaction (through the ORM: the teacher's
+    and the lesson's changes, which are not on the path of every move)."""
+    if connection.vendor == "sqlite":
+        # SQLite has no row locks and fails (rather than waits) when two readers both try to write; an empty
+        # update takes its write lock first, so racing transactions queue on the busy timeout instead.
+        Table.objects.filter(pk=table_id).update(version=F("version"))
+    table = Table.objects.select_for_update().filter(pk=table_id).first()
+    if table is None:
+        raise AppError(NOT_FOUND, "There is no such table.")
+    return table
+
+
+def save_move(table: Table, fields: Sequence[str], move: Move) -> None:
+    """Save ``fields`` of the locked ``table`` and insert ``move`` (its ``pk`` is set), in the caller's transaction."""
+    if connection.vendor != "postgresql":
+        table.save(update_fields=list(fields))
+        move.save(force_insert=True)
+        return
+    updated = [_field(Table, name) for name in fields]
+    inserted = _inserted_fields()
+    params = [f.get_db_prep_save(f.pre_save(table, False), connection) for f in updated]
+    params.append(table.pk)
+    params += [f.get_db_prep_save(f.pre_save(move, True), connection) for f in inserted]
+    with connection.cursor() as cursor:
+        cursor.execute(_save_sql(tuple(fields)), params)
+        (move.pk,) = cursor.fetchone()
+    move._state.adding = False
+    move._state.db = connection.alias
+
+
+def _inserted_fields() -> list[models.Field]:
+    return [f for f in Move._meta.concrete_fields if not f.primary_key]
+
+
+@functools.cache
+def _save_sql(fields: tuple[str, ...]) -> str:
+    assignments = ", ".join(f"{_col(_field(Table, name))} = %s" for name in fields)
+    columns = ", ".join(_col(f) for f in _inserted_fields())
+    placeholders = ", ".join(["%s"] * len(_inserted_fields()))
+    return (
+        f"WITH saved AS (UPDATE {_table_name(Table)} SET {assignments} "  # noqa: S608 - as in _lock_sql
+        f"WHERE {_col(_field(Table, 'id'))} = %s) "
+        f"INSERT INTO {_table_name(Move)} ({columns}) VALUES ({placeholders}) RETURNING {_col(_field(Move, 'id'))}"
+    )
