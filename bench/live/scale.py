@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/live/scale.py [--steps 50,100,200,300,400] [--think 1.0] [--step-moves 10]
                                          [--window 30] [--entries 1000000] [--phases quiet,capacity,background]
+                                         [--processes 1,2]
 
 Same scratch services and servers as ``run.py`` (database ``bench_live``, Redis database ``--redis-db``; Daphne
 processes of ``config.asgi`` and of ``bench.live.echo`` on 127.0.0.1, stopped and dropped on the way out).
@@ -245,11 +246,15 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--window", type=float, default=30, help="seconds of play in the quiet and background phases")
     parser.add_argument("--entries", type=int, default=1_000_000, help="entries of the background lexicon import")
     parser.add_argument("--phases", default="quiet,capacity,background")
+    parser.add_argument("--processes", default="1,2", help="app (and echo) processes of the capacity ramps")
     parser.add_argument("--settings", default="config.settings.base")
     parser.add_argument("--redis-db", type=int, default=5)
     args = parser.parse_args()
     args.steps = [int(n) for n in args.steps.split(",")]
     args.phases = args.phases.split(",")
+    args.processes = [int(n) for n in args.processes.split(",")]
+    if not set(args.processes) <= {1, 2}:
+        parser.error("--processes takes 1, 2 or 1,2")
     return args
 
 
@@ -279,7 +284,7 @@ def main() -> int:
                 load = Load(plans, app, echo)
                 results["quiet"] = asyncio.run(run_then_close(load, quiet(load, args)))
             if "capacity" in args.phases:
-                for servers_used in (1, 2):
+                for servers_used in args.processes:
                     print(f"Capacity on {servers_used} process(es)…", flush=True)
                     load = Load(plans, app[:servers_used], echo[:servers_used])
                     results[f"moves{servers_used}"] = asyncio.run(run_then_close(load, ramp(load, args, "moves")))

@@ -14,7 +14,9 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+import psycopg
 from django.db import connection, models
+from django.db.backends.utils import CursorDebugWrapper, CursorWrapper
 from django.db.models import F
 
 from games import selectors
@@ -65,6 +67,25 @@ def _lock_sql() -> str:
     )
 
 
+class _PreparingCursor(psycopg.Cursor):
+    """Parameters bound by the server, and every statement prepared on the connection the first time it runs there:
+    PostgreSQL then parses and plans each of the two statements once per connection instead of once per move
+    (Django binds on the client and prepares nothing, so that connection poolers in transaction mode work; this
+    project's pool is psycopg's own, inside each process, which keeps a connection's prepared statements)."""
+
+    def execute(self, query: Any, params: Any = None, *, prepare: bool | None = None, binary: bool | None = None):
+        return super().execute(query, params, prepare=True, binary=binary)
+
+
+def _prepared_cursor() -> Any:
+    """A :class:`_PreparingCursor` on the connection, wrapped by Django as its own cursors are (logged, counted)."""
+    connection.ensure_connection()
+    connection.validate_thread_sharing()
+    cursor = _PreparingCursor(connection.connection)
+    wrapper = CursorDebugWrapper if connection.queries_logged else CursorWrapper
+    return wrapper(cursor, connection)
+
+
 def _from_db(field: models.Field, value: Any) -> Any:
     """A value as the ORM would give it (JSON fields arrive as text from Django's psycopg set-up)."""
     convert = getattr(field, "from_db_value", None)
@@ -89,7 +110,7 @@ def locked_with_seats(table_id: int) -> tuple[Table, list[Seat]]:
     if connection.vendor != "postgresql":
         table = locked_table(table_id)
         return table, selectors.seats_of(table)
-    with connection.cursor() as cursor:
+    with _prepared_cursor() as cursor:
         cursor.execute(_lock_sql(), [table_id])
         row = cursor.fetchone()
     if row is None:
@@ -126,7 +147,7 @@ def save_move(table: Table, fields: Sequence[str], move: Move) -> None:
     params = [f.get_db_prep_save(f.pre_save(table, False), connection) for f in updated]
     params.append(table.pk)
     params += [f.get_db_prep_save(f.pre_save(move, True), connection) for f in inserted]
-    with connection.cursor() as cursor:
+    with _prepared_cursor() as cursor:
         cursor.execute(_save_sql(tuple(fields)), params)
         (move.pk,) = cursor.fetchone()
     move._state.adding = False
