@@ -5,19 +5,21 @@ thread, so every table of the process waits for every other table's move, snapsh
 call among them (bench/live measured a move's p99 at 740 ms when other work shared the cores, against 15 ms for a
 bare echo). The table consumer's calls are self-contained (each opens and commits its own transaction), so they run
 instead on a bounded thread pool of their own, :data:`settings.DATABASE_THREADS` threads, each call taking a
-connection from the process's PostgreSQL pool and giving it back when it ends (``close_old_connections`` before
-and after, as ``database_sync_to_async`` does; with ``CONN_MAX_AGE`` 0 closing is returning it to the pool).
+connection from the process's PostgreSQL pool and giving it back when it ends (with ``CONN_MAX_AGE`` 0, closing
+is returning it to the pool).
 
 With SQLite (tests, a laptop) there is no pool and one writer at a time: calls stay on Channels' single thread.
 """
 
+import asyncio
+import contextvars
 import functools
 import threading
 from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, ParamSpec, TypeVar
 
-from channels.db import DatabaseSyncToAsync, database_sync_to_async
+from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import connections
 
@@ -57,7 +59,11 @@ def db_async(func: Callable[P, R]) -> Callable[P, Coroutine[Any, Any, R]]:
     async def call(*args: P.args, **kwargs: P.kwargs) -> R:
         if not pooled():
             return await database_sync_to_async(func)(*args, **kwargs)
-        run = DatabaseSyncToAsync(functools.partial(_returning, func), thread_sensitive=False, executor=executor())
-        return await run(*args, **kwargs)
+        # A plain hand-over to the pool (asgiref's SyncToAsync costs several times more per call, for features
+        # these calls do not use: its thread-sensitive executor and its way back to this loop for async_to_sync).
+        # The call runs in a copy of this context, as it would there.
+        job: Callable[[], R] = functools.partial(_returning, func, *args, **kwargs)
+        context = contextvars.copy_context()
+        return await asyncio.get_running_loop().run_in_executor(executor(), context.run, job)
 
     return call
