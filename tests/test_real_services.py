@@ -2,12 +2,15 @@
 the servers share, and Celery's broker and result backend with a real worker. Not skipped when Redis
 is missing: a machine without it is misconfigured, and CI must say so."""
 
+import asyncio
+import logging
 import uuid
 
 import pytest
 from django.utils.module_loading import import_string
 
 from config.celery import ping
+from config.logging import ClosingChannelCleanup
 from config.settings.base import redis_channel_layers
 from tests.conftest import REDIS_URL
 
@@ -45,3 +48,29 @@ def test_celery_task_round_trip_through_redis(celery_worker_on_redis):
     result = ping.delay()
     assert result.get(timeout=20) == "pong"
     assert result.successful()
+
+
+async def test_a_channel_clean_up_cancelled_again_logs_no_traceback(redis_layer, caplog, settings):
+    """A consumer cancelled a second time while its channel unsubscribes (the server stopping): channels-redis logs
+    that CancelledError with a traceback, and the console handler's filter drops it (other records pass)."""
+    channel = await redis_layer.new_channel()
+    shard = redis_layer._get_layer()._get_shard(channel)
+    await shard._lock.acquire()  # another call holds the shard's connection, so the clean-up waits for it
+    waiting = asyncio.create_task(redis_layer.receive(channel))
+    await asyncio.sleep(0.05)
+    waiting.cancel()  # Channels ending the consumer
+    await asyncio.sleep(0.05)
+    waiting.cancel()  # and the server stopping meanwhile
+    with pytest.raises(asyncio.CancelledError):
+        await waiting
+    shard._lock.release()
+    logged = [r for r in caplog.records if r.name == "channels_redis.pubsub"]
+    assert logged
+    assert logged[0].exc_info
+    assert isinstance(logged[0].exc_info[1], asyncio.CancelledError)
+    assert not ClosingChannelCleanup().filter(logged[0])
+    other = logging.LogRecord("channels_redis.pubsub", logging.ERROR, "", 0, "receive failed", (), None)
+    other.exc_info = (ValueError, ValueError("bad"), None)
+    assert ClosingChannelCleanup().filter(other)
+    assert "closing_channel_cleanup" in settings.LOGGING["handlers"]["console"]["filters"]
+    await redis_layer.flush()

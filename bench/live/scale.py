@@ -35,7 +35,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from bench.live import clients  # noqa: E402
+from bench.live import clients, cpu  # noqa: E402
 from bench.live.run import (  # noqa: E402
     HOST,
     build_world,
@@ -147,13 +147,16 @@ async def ramp(load: Load, args, kind: str) -> list[tuple[int, float, float, int
     for n in args.steps:
         if kind == "moves":
             await load.grow(n, 0)
+            before = cpu.reading()  # after the new sockets are open: a step's CPU is its play alone
             rtts, _, errors = await load.play(n, 0, args.step_moves, args.think)
         else:
             await load.grow(0, n)
+            before = cpu.reading()
             _, rtts, errors = await load.play(0, n, args.step_moves, args.think)
         p50, p99 = percentile(rtts, 50), percentile(rtts, 99)
         steps.append((n, p50, p99, len(rtts), errors))
         print(f"  {kind:<6} {n / args.think:6.0f}/s offered: p50 {p50:6.1f} ms, p99 {p99:6.1f} ms, errors {errors}")
+        print(f"         {cpu.per_round_trip(before, cpu.reading(), len(rtts))}")
         if p99 > STOP_P99_MS or errors:  # past the target the curve goes on a while: it says where the time goes
             break
     return steps

@@ -255,8 +255,16 @@ WEBSOCKET_MAX_DEPTH = 16  # how deeply a message's arrays and objects may nest
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"refusals_without_tracebacks": {"()": "config.logging.RefusalsWithoutTracebacks"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["refusals_without_tracebacks"]}},
+    "filters": {
+        "refusals_without_tracebacks": {"()": "config.logging.RefusalsWithoutTracebacks"},
+        "closing_channel_cleanup": {"()": "config.logging.ClosingChannelCleanup"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "filters": ["refusals_without_tracebacks", "closing_channel_cleanup"],
+        }
+    },
     "root": {"handlers": ["console"], "level": env.log_level("LOG_LEVEL", logging.INFO)},
     "loggers": {"daphne": {"level": "WARNING"}},
 }
