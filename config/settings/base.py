@@ -107,6 +107,11 @@ else:
         "max_size": DATABASE_POOL_MAX_SIZE,
         "timeout": 10,  # seconds a request waits for a free connection before failing
     }
+    # Django turns psycopg's prepared statements off (``prepare_threshold`` None), which also ignores an explicit
+    # ``prepare=True``. The move path's two statements ask for it (games/services/table_rows.py): planned once per
+    # pooled connection instead of once per move. The threshold is out of reach, so nothing else is prepared: the
+    # ORM binds on the client, and its statements differ with every value.
+    DATABASES["default"]["OPTIONS"]["prepare_threshold"] = 2**31 - 1
 # Threads of a server process that run the table consumer's database calls (config/dbthreads.py), each with a pooled
 # connection while it runs; the rest of the pool serves requests and Channels' own database thread.
 DATABASE_THREADS = env.int(

@@ -71,10 +71,16 @@ class _PreparingCursor(psycopg.Cursor):
     """Parameters bound by the server, and every statement prepared on the connection the first time it runs there:
     PostgreSQL then parses and plans each of the two statements once per connection instead of once per move
     (Django binds on the client and prepares nothing, so that connection poolers in transaction mode work; this
-    project's pool is psycopg's own, inside each process, which keeps a connection's prepared statements)."""
+    project's pool is psycopg's own, inside each process, which keeps a connection's prepared statements). The
+    settings lift Django's ``prepare_threshold`` of None, under which psycopg ignores ``prepare=True``."""
 
     def execute(self, query: Any, params: Any = None, *, prepare: bool | None = None, binary: bool | None = None):
         return super().execute(query, params, prepare=True, binary=binary)
+
+    def _send_query_prepared(self, name: bytes, pgq: Any, *, binary: bool | None = None) -> None:
+        # Kept as an unprepared execute keeps it: Django's query log (DEBUG, tests) reads the statement from it.
+        self._query = pgq
+        super()._send_query_prepared(name, pgq, binary=binary)
 
 
 def _prepared_cursor() -> Any:

@@ -2,6 +2,7 @@
 
 import pytest
 from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games.engine import AppError
@@ -88,3 +89,28 @@ def test_postgresql_takes_two_statements_for_what_the_orm_takes_four(table, djan
         with django_assert_num_queries(1):
             table_rows.save_move(locked, ("version",), Move(table=locked, seq=1, action={}, events=[]))
     assert Move.objects.filter(table=table, seq=1).exists()
+
+
+@pytest.mark.django_db
+def test_postgresql_prepares_the_two_statements_and_nothing_else(table):
+    """Planned once per connection (Django's default turns psycopg's prepared statements off, ``prepare=True``
+    included); the ORM's own statements, bound on the client, are never prepared."""
+    if connection.vendor != "postgresql":
+        pytest.skip("prepared statements are PostgreSQL's; elsewhere the ORM's four run (checked by the tests above)")
+    for _ in range(3):
+        with transaction.atomic():
+            locked, _ = table_rows.locked_with_seats(table.id)
+            assert Table.objects.filter(pk=table.id).exists()  # an ORM statement, between the two
+            locked.version += 1
+            table_rows.save_move(locked, ("version",), Move(table=locked, seq=locked.version, action={}, events=[]))
+    # A prepared statement is logged as any other.
+    with CaptureQueriesContext(connection) as logged, transaction.atomic():
+        table_rows.locked_with_seats(table.id)
+    assert "FOR UPDATE OF" in logged.captured_queries[1]["sql"]
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        prepared = sorted(row[0] for row in cursor.fetchall())
+    assert len(prepared) == 2
+    assert prepared[0].startswith("SELECT ")
+    assert "FOR UPDATE OF" in prepared[0]
+    assert prepared[1].startswith("WITH saved AS")
