@@ -4,10 +4,11 @@
 
 Games are played at random from their views, as the contract suite plays them (its cases' small lexicons and
 choices), to the checkpoints below; at each one the next move is then timed, ``--repeats`` times from the same
-state, doing what the server does with it besides its four SQL statements (lock, seats, update, insert, whose number
-does not depend on the game): the rules' ``apply``, the new state serialised as the row's JSON, and for every seat
-and the spectators the censored events and view serialised as the text their pages are sent. Printed with the sizes
-of the state and of one seat's message: what a longer game makes the database and the channel layer carry.
+state, doing what the server does with it besides its two SQL statements (the table locked and read with its seats;
+the state saved with the move appended), whose number does not depend on the game: the rules' ``apply``, the new
+state serialised as the row's JSON, and for every seat and the spectators the censored events and view serialised
+as the text their pages are sent. Printed with the sizes of the state and of one seat's message: what a longer game
+makes the database and the channel layer carry.
 
 Checkpoints: Grabble (four players) at move 5 and at move 80; Palabra (four players) as its table fills with words;
 Palabras Cortas with 2, 4, 6 and 8 seats at move 20.
