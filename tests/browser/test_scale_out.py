@@ -7,6 +7,7 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
+from config.settings.base import redis_channel_layers
 from learning import services
 from learning.models import Classroom, User
 from tests.browser.conftest import asgi_server
@@ -19,12 +20,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.redis]
 
 @pytest.fixture
 def two_servers(browser, django_db_blocker, transactional_db):
-    layers = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": f"scale-{uuid.uuid4().hex[:8]}"},
-        }
-    }
+    layers = redis_channel_layers(REDIS_URL, f"scale-{uuid.uuid4().hex[:8]}")  # the layer as the settings make it
     with asgi_server(django_db_blocker, layers) as first, asgi_server(django_db_blocker, layers) as second:
         assert first != second
         yield first, second
