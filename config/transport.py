@@ -7,7 +7,8 @@ is down is logged, never raised, and the change that was committed stands. Servi
 The websocket consumer that plays a move runs the move inside :func:`deferring`: the same transaction, but the
 committed move's messages (and its ``later`` work, the learning job's publish) are handed back in a
 :class:`Deferred` instead of being sent one by one from the database thread, which every table of the server
-process shares. The consumer then sends them all at once from its own event loop with :func:`send_deferred`.
+process shares. The consumer then sends them all at once from its own event loop with :func:`send_deferred`, in a
+task of its own (:func:`send_deferred_soon`) so that it is free to forward the next message meanwhile.
 
 The group names live here too, so that producers and consumers agree on them.
 """
@@ -120,6 +121,26 @@ async def send_deferred(deferred: Deferred) -> None:
             await database_sync_to_async(_run_all)(deferred.later)
         else:
             await sync_to_async(_run_all, thread_sensitive=False)(deferred.later)
+
+
+# The sends under way (asyncio keeps only weak references to tasks: one nobody holds may vanish mid-send).
+_sending: set[asyncio.Task] = set()
+
+
+def send_deferred_soon(deferred: Deferred) -> None:
+    """:func:`send_deferred` in a task of its own, so that the caller (a consumer, which handles its messages one at
+    a time) goes straight back to its queue instead of waiting for every publish and the later work. A failure is
+    logged. One consumer's moves still go out in order: each send's first publish queues on the layer's connection
+    at once, and the consumer's next move must first make its own trip to the database."""
+    task = asyncio.get_running_loop().create_task(send_deferred(deferred))
+    _sending.add(task)
+    task.add_done_callback(_sent)
+
+
+def _sent(task: asyncio.Task) -> None:
+    _sending.discard(task)
+    if not task.cancelled() and task.exception() is not None:
+        logger.error("the broadcasts of a committed change failed", exc_info=task.exception())
 
 
 def _run_all(work: list[Callable[[], None]]) -> None:

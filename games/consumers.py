@@ -87,7 +87,9 @@ class TableConsumer(JsonConsumer):
             await self.send_error("server_error", "Something went wrong on the server; nothing was changed.", client_id)
             await self.send_snapshot()
         else:
-            await transport.send_deferred(deferred)
+            # Sent from a task of its own: this consumer's own seat's copy of the move is already in its queue, and
+            # would otherwise wait for every publish (the dashboard row, the learning job) before reaching the page.
+            transport.send_deferred_soon(deferred)
 
     async def on_preview(self, message: dict[str, Any]) -> None:
         """What an action would do, answered to the sender only (never stored, never broadcast)."""

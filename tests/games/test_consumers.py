@@ -1,10 +1,12 @@
 """The table websocket (docs/protocol.md), the dashboard websocket, and the class page's lesson push."""
 
+import asyncio
 import json
 
 import pytest
 from channels.db import database_sync_to_async
 
+from config import transport
 from games.models import Table
 from games.services import lessons, moderation, moves
 from learning import services as learning_services
@@ -116,6 +118,27 @@ async def test_a_move_reaches_every_seat_and_the_teacher_with_the_next_seq(table
         assert message["events"][0] == {"type": "played", "seat": 0, "card": card}
         assert message["view"]["body"]["turn"] == 1
         assert message["view"]["seat"] == (seat if seat < 3 else None)
+    await close_all(sockets)
+
+
+async def test_the_seat_that_moved_is_not_kept_waiting_for_the_work_after_its_broadcast(table, teacher, monkeypatch):
+    """The consumer sends a move's broadcasts from a task of its own: its own seat's copy reaches the page while
+    the rest (here, later work that does not finish until released) is still under way."""
+    release = asyncio.Event()
+    send = transport.send_deferred
+
+    async def slow_send(deferred: transport.Deferred) -> None:
+        await send(transport.Deferred(messages=deferred.messages))
+        await release.wait()
+        await send(transport.Deferred(later=deferred.later))
+
+    monkeypatch.setattr(transport, "send_deferred", slow_send)
+    sockets, _ = await join_all(table, teacher)
+    card = (await fresh(table)).state["hands"][0][0]
+    await sockets[0].send_json_to({"type": "action", "action": {"type": "play", "card": card}, "client_id": "c1"})
+    mine = await sockets[0].receive_json_from(timeout=3)
+    assert (mine["type"], mine["seq"]) == ("event", 1)
+    release.set()
     await close_all(sockets)
 
 
