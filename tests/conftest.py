@@ -15,6 +15,15 @@ from learning import services
 from learning.models import Classroom, User
 
 
+def needs_postgresql(why: str) -> pytest.MarkDecorator:
+    """A mark for a test of what only PostgreSQL has: skipped, saying ``why``, on SQLite (a quick run on a laptop);
+    under ``REQUIRE_REAL_SERVICES`` (CI) a database that is not PostgreSQL is an error, never a skip."""
+    postgresql = settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+    if not postgresql and os.environ.get("REQUIRE_REAL_SERVICES"):
+        raise RuntimeError("REQUIRE_REAL_SERVICES is set but DATABASE_URL does not name PostgreSQL")
+    return pytest.mark.skipif(not postgresql, reason=f"needs PostgreSQL (DATABASE_URL): {why}")
+
+
 @pytest.fixture
 def teacher(db) -> User:
     return User.objects.create_user(username="ms-kalogeropoulou", password="a-good-password-42", role=User.Role.TEACHER)

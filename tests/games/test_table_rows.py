@@ -9,6 +9,7 @@ from games.engine import AppError
 from games.models import Move, Seat, Table
 from games.services import moderation, table_rows
 from learning.models import Student
+from tests.conftest import needs_postgresql
 
 pytestmark = pytest.mark.usefixtures("toy_game")
 
@@ -79,9 +80,8 @@ def test_saving_a_move_writes_the_state_and_the_log_entry(table, teacher):
 
 
 @pytest.mark.django_db
+@needs_postgresql("the two statements are PostgreSQL's; elsewhere the ORM's four run (checked by the tests above)")
 def test_postgresql_takes_two_statements_for_what_the_orm_takes_four(table, django_assert_num_queries):
-    if connection.vendor != "postgresql":
-        pytest.skip("the two statements are PostgreSQL's; elsewhere the ORM's four run (checked by the tests above)")
     with transaction.atomic():
         with django_assert_num_queries(1):
             locked, _ = table_rows.locked_with_seats(table.id)
@@ -92,11 +92,10 @@ def test_postgresql_takes_two_statements_for_what_the_orm_takes_four(table, djan
 
 
 @pytest.mark.django_db
+@needs_postgresql("SQLite prepares nothing, and its moves take the ORM's statements (checked by the tests above)")
 def test_postgresql_prepares_the_two_statements_and_nothing_else(table):
     """Planned once per connection (Django's default turns psycopg's prepared statements off, ``prepare=True``
     included); the ORM's own statements, bound on the client, are never prepared."""
-    if connection.vendor != "postgresql":
-        pytest.skip("prepared statements are PostgreSQL's; elsewhere the ORM's four run (checked by the tests above)")
     for _ in range(3):
         with transaction.atomic():
             locked, _ = table_rows.locked_with_seats(table.id)

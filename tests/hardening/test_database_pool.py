@@ -1,7 +1,6 @@
 """Under ASGI each request may run on another thread: a server process's connections must come from its pool and
 stay within its size, never pile up per thread (they used to, until PostgreSQL refused new clients)."""
 
-import os
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 
@@ -10,17 +9,12 @@ from django.conf import settings
 from django.db import connection
 
 from tests.browser.conftest import asgi_server
-from tests.conftest import session_cookie_for
+from tests.conftest import needs_postgresql, session_cookie_for
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
+    needs_postgresql("SQLite has no connection pool (one file, no server)"),
 ]
-
-if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
-    if os.environ.get("REQUIRE_REAL_SERVICES"):
-        raise RuntimeError("REQUIRE_REAL_SERVICES is set but DATABASE_URL does not name PostgreSQL")
-    # SQLite has no connection pool (one file, no server): the bound is PostgreSQL's, and CI always runs it there.
-    pytestmark.append(pytest.mark.skip(reason="needs PostgreSQL (DATABASE_URL): SQLite has no connection pool"))
 
 
 def other_connections() -> int:
