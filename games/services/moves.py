@@ -109,7 +109,7 @@ def _apply(
     if not isinstance(action, dict):
         raise AppError(BAD_ACTION, "An action must be a JSON object with a type.")
     alert: AppError | None = None
-    with transaction.atomic():
+    with table_rows.move_transaction():
         table, seats = table_rows.locked_with_seats(table_id)
         seat = seat_of(table, seats)
         if table.status == Table.Status.PAUSED:

@@ -7,15 +7,20 @@ written here once from the models' own metadata (columns, and each field's conve
 the lock and the seats in one ``SELECT … FOR UPDATE OF``, and the state's update and the move's insert in one
 data-modifying ``WITH``. Other databases (SQLite on a laptop) keep the ORM's statements. Both ways give the same
 model instances (``tests/games/test_table_rows.py`` compares them on PostgreSQL).
+
+A move's transaction (:func:`move_transaction`) also sends BEGIN with the locked read and COMMIT with the save, so a
+move waits on PostgreSQL twice, not four times.
 """
 
 import functools
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 import psycopg
-from django.db import connection, models
+from django.db import connection, models, transaction
 from django.db.backends.utils import CursorDebugWrapper, CursorWrapper
 from django.db.models import F
 
@@ -67,6 +72,52 @@ def _lock_sql() -> str:
     )
 
 
+class _Trip:
+    """A move's transaction on PostgreSQL: begun by the locked read, committed by the save (see move_transaction)."""
+
+    begun = False
+    committed = False
+
+    def guard(self, execute: Callable[..., Any], sql: str, params: Any, many: bool, context: Any) -> Any:
+        # After the save the transaction is over: a statement there would run alone, outside the move's atomicity.
+        if self.committed:
+            raise RuntimeError(f"A statement after the move's commit, outside its transaction: {sql[:80]}")
+        return execute(sql, params, many, context)
+
+
+_trip: ContextVar[_Trip | None] = ContextVar("move_transaction", default=None)
+
+
+@contextmanager
+def move_transaction() -> Iterator[None]:
+    """``transaction.atomic()`` for one move: lock (:func:`locked_with_seats`), rules, save (:func:`save_move`).
+
+    psycopg sends Django's BEGIN and COMMIT as round trips of their own (and waits for BEGIN even in pipeline mode),
+    so a move waited on PostgreSQL four times; on two busy cores each wait is a hop to the database's process and
+    back. Here, as the outermost transaction on PostgreSQL, BEGIN goes in one pipeline with the locked read and
+    COMMIT in one with the save: two waits. Django's atomic block still frames it (its commit finds nothing left to
+    commit; a refusal or an error rolls back as ever; the on-commit hooks run after it, so the move is durable before
+    anything is broadcast). The save is then the block's last statement: one after it raises. Elsewhere (SQLite, or
+    inside a caller's transaction) this is ``transaction.atomic()``."""
+    if connection.vendor != "postgresql" or connection.in_atomic_block:
+        with transaction.atomic():
+            yield
+        return
+    trip = _Trip()
+    token = _trip.set(trip)
+    try:
+        with transaction.atomic(), connection.execute_wrapper(trip.guard):
+            yield
+    finally:
+        _trip.reset(token)
+
+
+def _outermost_trip() -> _Trip | None:
+    """This move's :class:`_Trip` if this code runs directly in it (not in a savepoint of a nested block)."""
+    trip = _trip.get()
+    return trip if trip is not None and len(connection.atomic_blocks) == 1 else None
+
+
 class _PreparingCursor(psycopg.Cursor):
     """Parameters bound by the server, and every statement prepared on the connection the first time it runs there:
     PostgreSQL then parses and plans each of the two statements once per connection instead of once per move
@@ -83,11 +134,12 @@ class _PreparingCursor(psycopg.Cursor):
         super()._send_query_prepared(name, pgq, binary=binary)
 
 
-def _prepared_cursor() -> Any:
-    """A :class:`_PreparingCursor` on the connection, wrapped by Django as its own cursors are (logged, counted)."""
+def _prepared_cursor(prepare: bool = True) -> Any:
+    """A :class:`_PreparingCursor` on the connection (a plain server-binding cursor for BEGIN and COMMIT), wrapped by
+    Django as its own cursors are (logged, counted)."""
     connection.ensure_connection()
     connection.validate_thread_sharing()
-    cursor = _PreparingCursor(connection.connection)
+    cursor = (_PreparingCursor if prepare else psycopg.Cursor)(connection.connection)
     wrapper = CursorDebugWrapper if connection.queries_logged else CursorWrapper
     return wrapper(cursor, connection)
 
@@ -116,9 +168,23 @@ def locked_with_seats(table_id: int) -> tuple[Table, list[Seat]]:
     if connection.vendor != "postgresql":
         table = locked_table(table_id)
         return table, selectors.seats_of(table)
-    with _prepared_cursor() as cursor:
-        cursor.execute(_lock_sql(), [table_id])
-        row = cursor.fetchone()
+    connection.ensure_connection()
+    raw = connection.connection
+    trip = _outermost_trip()
+    if trip is not None and not trip.begun and raw.info.transaction_status == psycopg.pq.TransactionStatus.IDLE:
+        # Our BEGIN, sent with the read (psycopg, left to itself, would send its own first and wait for it).
+        # Autocommit only tells psycopg not to; the BEGIN makes this a transaction, which Django's block ends.
+        raw.autocommit = True
+        trip.begun = True
+        with _prepared_cursor(prepare=False) as begin, _prepared_cursor() as cursor:
+            with connection.wrap_database_errors, raw.pipeline():
+                begin.execute("BEGIN")
+                cursor.execute(_lock_sql(), [table_id])
+            row = cursor.fetchone()
+    else:
+        with _prepared_cursor() as cursor:
+            cursor.execute(_lock_sql(), [table_id])
+            row = cursor.fetchone()
     if row is None:
         raise AppError(NOT_FOUND, "There is no such table.")
     fields = Table._meta.concrete_fields
@@ -153,9 +219,18 @@ def save_move(table: Table, fields: Sequence[str], move: Move) -> None:
     params = [f.get_db_prep_save(f.pre_save(table, False), connection) for f in updated]
     params.append(table.pk)
     params += [f.get_db_prep_save(f.pre_save(move, True), connection) for f in inserted]
-    with _prepared_cursor() as cursor:
-        cursor.execute(_save_sql(tuple(fields)), params)
-        (move.pk,) = cursor.fetchone()
+    trip = _outermost_trip()
+    if trip is not None and trip.begun and not trip.committed:
+        with _prepared_cursor() as cursor, _prepared_cursor(prepare=False) as commit:
+            with connection.wrap_database_errors, connection.connection.pipeline():
+                cursor.execute(_save_sql(tuple(fields)), params)
+                commit.execute("COMMIT")
+            trip.committed = True  # durable now; Django's block finds nothing to commit and runs the hooks
+            (move.pk,) = cursor.fetchone()
+    else:
+        with _prepared_cursor() as cursor:
+            cursor.execute(_save_sql(tuple(fields)), params)
+            (move.pk,) = cursor.fetchone()
     move._state.adding = False
     move._state.db = connection.alias
 

@@ -1,15 +1,20 @@
 """The move path's two statements (PostgreSQL) give what the ORM's four give, and write what the ORM would write."""
 
+import tempfile
+import threading
+
+import psycopg
 import pytest
-from django.db import connection, transaction
+from django.db import IntegrityError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games.engine import AppError
 from games.models import Move, Seat, Table
-from games.services import moderation, table_rows
+from games.services import moderation, moves, table_rows
 from learning.models import Student
 from tests.conftest import needs_postgresql
+from tests.games.conftest import seated
 
 pytestmark = pytest.mark.usefixtures("toy_game")
 
@@ -113,3 +118,114 @@ def test_postgresql_prepares_the_two_statements_and_nothing_else(table):
     assert prepared[0].startswith("SELECT ")
     assert "FOR UPDATE OF" in prepared[0]
     assert prepared[1].startswith("WITH saved AS")
+
+
+# -- a move's transaction: BEGIN with the locked read, COMMIT with the save ----------------------------------------
+def round_trips(action) -> int:
+    """How many times the connection waited on PostgreSQL while ``action`` ran: each simple query and each pipeline
+    sync is answered by exactly one ReadyForQuery (read from libpq's protocol trace)."""
+    connection.ensure_connection()
+    pgconn = connection.connection.pgconn
+    with tempfile.TemporaryFile("w+") as trace:
+        pgconn.trace(trace.fileno())
+        try:
+            action()
+        finally:
+            pgconn.untrace()
+        trace.seek(0)
+        return sum(1 for line in trace if "\tB\t" in line and "ReadyForQuery" in line)
+
+
+@pytest.mark.django_db(transaction=True)
+@needs_postgresql("SQLite takes the ORM's statements in Django's own transaction")
+def test_a_move_waits_on_postgresql_twice(table):
+    users = seated(table)
+    moves.apply_action(table.id, users[0], {"type": "draw"})  # the statements are prepared on this connection
+    assert round_trips(lambda: moves.apply_action(table.id, users[0], {"type": "draw"})) == 2
+    saved = Table.objects.get(pk=table.id)
+    assert saved.version == 2
+    assert list(Move.objects.filter(table=table).values_list("seq", "seat")) == [(0, None), (1, 0), (2, 0)]
+    # Django's view of the connection is as after any transaction of its own.
+    assert connection.get_autocommit()
+    assert not connection.in_atomic_block
+    assert connection.connection.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
+
+
+@pytest.mark.django_db(transaction=True)
+@needs_postgresql("the fused transaction is PostgreSQL's")
+def test_a_refused_move_rolls_back_and_the_next_one_plays(table):
+    users = seated(table)
+    with pytest.raises(AppError) as refused:
+        moves.apply_action(table.id, users[1], {"type": "draw"})  # not their turn
+    assert refused.value.code == "not_your_turn"
+    assert connection.connection.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
+    assert connection.get_autocommit()
+    assert connection.connection.autocommit
+    assert Table.objects.get(pk=table.id).version == 0
+    moves.apply_action(table.id, users[0], {"type": "draw"})
+    assert Table.objects.get(pk=table.id).version == 1
+
+
+@pytest.mark.django_db(transaction=True)
+@needs_postgresql("the fused transaction is PostgreSQL's")
+def test_a_failed_save_leaves_the_state_as_it_was(table):
+    """The save and COMMIT go in one pipeline: when the save fails, neither the state nor the move is written."""
+    before = Table.objects.get(pk=table.id)
+    Move.objects.create(table=table, seq=1, action={}, events=[])  # the move's seq is taken
+    with pytest.raises(IntegrityError):
+        moves.apply_action(table.id, seated(table)[0], {"type": "draw"})
+    after = Table.objects.get(pk=table.id)
+    assert (after.version, after.state) == (before.version, before.state)
+    assert connection.connection.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
+
+
+@pytest.mark.django_db(transaction=True)
+@needs_postgresql("the fused transaction is PostgreSQL's")
+def test_the_move_is_committed_before_its_hooks_run_and_nothing_runs_after_the_save(table, teacher):
+    seen_from_another_connection = []
+
+    def hook() -> None:
+        def look() -> None:
+            seen_from_another_connection.append(Move.objects.filter(table=table, seq=1).exists())
+            connection.close()
+
+        reader = threading.Thread(target=look)
+        reader.start()
+        reader.join()
+
+    with table_rows.move_transaction():
+        locked, _ = table_rows.locked_with_seats(table.id)
+        locked.version += 1
+        table_rows.save_move(locked, ("version",), Move(table=locked, seq=1, action={}, events=[]))
+        transaction.on_commit(hook)
+    assert seen_from_another_connection == [True]
+
+    # The save ended the transaction: a statement after it would run outside it, so it is refused.
+    def save_then_read() -> None:
+        with table_rows.move_transaction():
+            locked, _ = table_rows.locked_with_seats(table.id)
+            locked.version += 1
+            table_rows.save_move(locked, ("version",), Move(table=locked, seq=2, action={}, events=[]))
+            Table.objects.filter(pk=table.id).exists()
+
+    with pytest.raises(RuntimeError, match="after the move's commit"):
+        save_then_read()
+    assert Table.objects.get(pk=table.id).version == 2  # committed by the save, as the error says
+
+
+@pytest.mark.django_db(transaction=True)
+@needs_postgresql("the fused transaction is PostgreSQL's")
+def test_inside_a_callers_transaction_a_move_neither_begins_nor_commits(table):
+    users = seated(table)
+    status = []
+
+    def move_then_fail() -> None:
+        with transaction.atomic():
+            moves.apply_action(table.id, users[0], {"type": "draw"})
+            status.append(connection.connection.info.transaction_status)
+            raise RuntimeError("the caller's own failure")
+
+    with pytest.raises(RuntimeError, match="the caller's"):
+        move_then_fail()
+    assert status == [psycopg.pq.TransactionStatus.INTRANS]  # the move did not commit the caller's transaction
+    assert Table.objects.get(pk=table.id).version == 0  # rolled back with the caller's transaction
