@@ -20,7 +20,8 @@ from contextvars import ContextVar
 from typing import Any
 
 import psycopg
-from django.db import connection, models, transaction
+from django.db import DEFAULT_DB_ALIAS, connection, connections, models, transaction
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.backends.utils import CursorDebugWrapper, CursorWrapper
 from django.db.models import F
 
@@ -99,23 +100,30 @@ def move_transaction() -> Iterator[None]:
     commit; a refusal or an error rolls back as ever; the on-commit hooks run after it, so the move is durable before
     anything is broadcast). The save is then the block's last statement: one after it raises. Elsewhere (SQLite, or
     inside a caller's transaction) this is ``transaction.atomic()``."""
-    if connection.vendor != "postgresql" or connection.in_atomic_block:
+    db = _connection()
+    if db.vendor != "postgresql" or db.in_atomic_block:
         with transaction.atomic():
             yield
         return
     trip = _Trip()
     token = _trip.set(trip)
     try:
-        with transaction.atomic(), connection.execute_wrapper(trip.guard):
+        with transaction.atomic(), db.execute_wrapper(trip.guard):
             yield
     finally:
         _trip.reset(token)
 
 
-def _outermost_trip() -> _Trip | None:
+def _outermost_trip(db: BaseDatabaseWrapper) -> _Trip | None:
     """This move's :class:`_Trip` if this code runs directly in it (not in a savepoint of a nested block)."""
     trip = _trip.get()
-    return trip if trip is not None and len(connection.atomic_blocks) == 1 else None
+    return trip if trip is not None and len(db.atomic_blocks) == 1 else None
+
+
+def _connection() -> BaseDatabaseWrapper:
+    # The thread's connection itself: every attribute of ``django.db.connection`` is looked up again through the
+    # thread-local handler, which on this path (dozens of uses a move) cost more than the rules did.
+    return connections[DEFAULT_DB_ALIAS]
 
 
 class _PreparingCursor(psycopg.Cursor):
@@ -134,30 +142,40 @@ class _PreparingCursor(psycopg.Cursor):
         super()._send_query_prepared(name, pgq, binary=binary)
 
 
-def _prepared_cursor(prepare: bool = True) -> Any:
-    """A :class:`_PreparingCursor` on the connection (a plain server-binding cursor for BEGIN and COMMIT), wrapped by
-    Django as its own cursors are (logged, counted)."""
-    connection.ensure_connection()
-    connection.validate_thread_sharing()
-    cursor = (_PreparingCursor if prepare else psycopg.Cursor)(connection.connection)
-    wrapper = CursorDebugWrapper if connection.queries_logged else CursorWrapper
-    return wrapper(cursor, connection)
+# A cursor that runs the same statement again keeps its loaders, which psycopg otherwise makes afresh for every
+# column of every result (the time zone's among them). So each pooled connection keeps its cursors for this path,
+# one per statement, and one plain cursor for BEGIN and COMMIT; they go with the connection.
+KEPT_CURSORS = "_logos_move_cursors"
 
 
-def _from_db(field: models.Field, value: Any) -> Any:
+def _cursor(db: BaseDatabaseWrapper, statement: str | None) -> Any:
+    """The connection's kept cursor for ``statement`` (a :class:`_PreparingCursor`; ``None``: the plain one for BEGIN
+    and COMMIT), wrapped by Django as its own cursors are (logged, counted). Not to be closed: it is reused."""
+    db.ensure_connection()
+    db.validate_thread_sharing()
+    raw = db.connection
+    kept: dict[str | None, psycopg.Cursor] = raw.__dict__.setdefault(KEPT_CURSORS, {})
+    cursor = kept.get(statement)
+    if cursor is None or cursor.closed:
+        cursor = kept[statement] = (psycopg.Cursor if statement is None else _PreparingCursor)(raw)
+    wrapper = CursorDebugWrapper if db.queries_logged else CursorWrapper
+    return wrapper(cursor, db)
+
+
+def _from_db(db: BaseDatabaseWrapper, field: models.Field, value: Any) -> Any:
     """A value as the ORM would give it (JSON fields arrive as text from Django's psycopg set-up)."""
     convert = getattr(field, "from_db_value", None)
-    return value if convert is None else convert(value, None, connection)
+    return value if convert is None else convert(value, None, db)
 
 
-def _seats(table: Table, rows: Sequence[Sequence[Any]]) -> list[Seat]:
+def _seats(alias: str, table: Table, rows: Sequence[Sequence[Any]]) -> list[Seat]:
     seats = []
     for row in rows:
-        seat = Seat.from_db(connection.alias, list(SEAT_FIELDS), list(row[: len(SEAT_FIELDS)]))
+        seat = Seat.from_db(alias, list(SEAT_FIELDS), list(row[: len(SEAT_FIELDS)]))
         seat.table = table
         student = row[len(SEAT_FIELDS) :]
         if student[0] is not None:
-            seat.student = Student.from_db(connection.alias, list(STUDENT_FIELDS), list(student))
+            seat.student = Student.from_db(alias, list(STUDENT_FIELDS), list(student))
         seats.append(seat)
     return seats
 
@@ -165,34 +183,34 @@ def _seats(table: Table, rows: Sequence[Sequence[Any]]) -> list[Seat]:
 def locked_with_seats(table_id: int) -> tuple[Table, list[Seat]]:
     """The table's row, locked until the end of the caller's transaction, and its seats in seat order with their
     students. Raises :class:`AppError` ``not_found`` if there is no such table."""
-    if connection.vendor != "postgresql":
+    db = _connection()
+    if db.vendor != "postgresql":
         table = locked_table(table_id)
         return table, selectors.seats_of(table)
-    connection.ensure_connection()
-    raw = connection.connection
-    trip = _outermost_trip()
+    db.ensure_connection()
+    raw = db.connection
+    trip = _outermost_trip(db)
     if trip is not None and not trip.begun and raw.info.transaction_status == psycopg.pq.TransactionStatus.IDLE:
         # Our BEGIN, sent with the read (psycopg, left to itself, would send its own first and wait for it).
         # Autocommit only tells psycopg not to; the BEGIN makes this a transaction, which Django's block ends.
         raw.autocommit = True
         trip.begun = True
-        with _prepared_cursor(prepare=False) as begin, _prepared_cursor() as cursor:
-            with connection.wrap_database_errors, raw.pipeline():
-                begin.execute("BEGIN")
-                cursor.execute(_lock_sql(), [table_id])
-            row = cursor.fetchone()
-    else:
-        with _prepared_cursor() as cursor:
+        begin, cursor = _cursor(db, None), _cursor(db, _lock_sql())
+        with db.wrap_database_errors, raw.pipeline():
+            begin.execute("BEGIN")
             cursor.execute(_lock_sql(), [table_id])
-            row = cursor.fetchone()
+    else:
+        cursor = _cursor(db, _lock_sql())
+        cursor.execute(_lock_sql(), [table_id])
+    row = cursor.fetchone()
     if row is None:
         raise AppError(NOT_FOUND, "There is no such table.")
     fields = Table._meta.concrete_fields
     table = Table.from_db(
-        connection.alias, [f.attname for f in fields], [_from_db(f, v) for f, v in zip(fields, row, strict=False)]
+        db.alias, [f.attname for f in fields], [_from_db(db, f, v) for f, v in zip(fields, row, strict=False)]
     )
     seats = row[len(fields)]
-    return table, _seats(table, json.loads(seats) if isinstance(seats, str) else seats)
+    return table, _seats(db.alias, table, json.loads(seats) if isinstance(seats, str) else seats)
 
 
 def locked_table(table_id: int) -> Table:
@@ -210,29 +228,30 @@ def locked_table(table_id: int) -> Table:
 
 def save_move(table: Table, fields: Sequence[str], move: Move) -> None:
     """Save ``fields`` of the locked ``table`` and insert ``move`` (its ``pk`` is set), in the caller's transaction."""
-    if connection.vendor != "postgresql":
+    db = _connection()
+    if db.vendor != "postgresql":
         table.save(update_fields=list(fields))
         move.save(force_insert=True)
         return
     updated = [_field(Table, name) for name in fields]
     inserted = _inserted_fields()
-    params = [f.get_db_prep_save(f.pre_save(table, False), connection) for f in updated]
+    params = [f.get_db_prep_save(f.pre_save(table, False), db) for f in updated]
     params.append(table.pk)
-    params += [f.get_db_prep_save(f.pre_save(move, True), connection) for f in inserted]
-    trip = _outermost_trip()
+    params += [f.get_db_prep_save(f.pre_save(move, True), db) for f in inserted]
+    sql = _save_sql(tuple(fields))
+    cursor = _cursor(db, sql)
+    trip = _outermost_trip(db)
     if trip is not None and trip.begun and not trip.committed:
-        with _prepared_cursor() as cursor, _prepared_cursor(prepare=False) as commit:
-            with connection.wrap_database_errors, connection.connection.pipeline():
-                cursor.execute(_save_sql(tuple(fields)), params)
-                commit.execute("COMMIT")
-            trip.committed = True  # durable now; Django's block finds nothing to commit and runs the hooks
-            (move.pk,) = cursor.fetchone()
+        commit = _cursor(db, None)
+        with db.wrap_database_errors, db.connection.pipeline():
+            cursor.execute(sql, params)
+            commit.execute("COMMIT")
+        trip.committed = True  # durable now; Django's block finds nothing to commit and runs the hooks
     else:
-        with _prepared_cursor() as cursor:
-            cursor.execute(_save_sql(tuple(fields)), params)
-            (move.pk,) = cursor.fetchone()
+        cursor.execute(sql, params)
+    (move.pk,) = cursor.fetchone()
     move._state.adding = False
-    move._state.db = connection.alias
+    move._state.db = db.alias
 
 
 def _inserted_fields() -> list[models.Field]:

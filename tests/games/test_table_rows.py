@@ -229,3 +229,19 @@ def test_inside_a_callers_transaction_a_move_neither_begins_nor_commits(table):
         move_then_fail()
     assert status == [psycopg.pq.TransactionStatus.INTRANS]  # the move did not commit the caller's transaction
     assert Table.objects.get(pk=table.id).version == 0  # rolled back with the caller's transaction
+
+
+@pytest.mark.django_db(transaction=True)
+@needs_postgresql("SQLite takes the ORM's statements")
+def test_a_connection_keeps_one_cursor_per_statement_of_the_move_path(table):
+    """So psycopg keeps each statement's loaders instead of making them for every column of every move."""
+    users = seated(table)
+    kept = []
+    for _ in range(2):
+        moves.apply_action(table.id, users[0], {"type": "draw"})
+        kept.append(dict(getattr(connection.connection, table_rows.KEPT_CURSORS)))
+    assert kept[0] == kept[1]
+    # The locked read, the save (one per set of fields saved), and BEGIN and COMMIT's plain cursor.
+    assert {table_rows._lock_sql(), None} < set(kept[0])
+    assert any(sql.startswith("WITH saved AS") for sql in kept[0] if sql)
+    assert not any(cursor.closed for cursor in kept[0].values())
