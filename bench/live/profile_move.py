@@ -8,7 +8,8 @@ rules, save, move row) and what runs after its commit (broadcasts, the recording
 to the groups, so the broadcasts cost what they cost the sender. ``--path consumer`` plays as the websocket consumer
 does (``apply_action_deferred`` in the database thread, then ``send_deferred`` on the event loop); ``sync`` as a view
 or a test does (``apply_action``, broadcasts sent from the same thread on commit); ``database`` only the consumer's
-database-thread part (broadcasts prepared, not sent). Same scratch services as
+database-thread part (broadcasts prepared, not sent), with that call's CPU time (its thread's) printed beside its
+wall time; with ``--profile`` its cProfile listing counts CPU time, not waits on PostgreSQL. Same scratch services as
 ``run.py``: a database ``bench_profile`` (created, migrated, dropped; server from ``BENCH_POSTGRES``) and Redis
 database ``--redis-db`` (refused unless empty, flushed at the end). ``--profile`` adds the top of a cProfile listing.
 """
@@ -100,15 +101,25 @@ def measure(args) -> None:
         """Only what the database thread does for the consumer (the broadcasts are prepared, not sent)."""
         await database_sync_to_async(db_move)()
 
+    cpu: list[float] = []
+
     def db_move() -> None:
         user, action = next_action()
+        started = time.thread_time()
         services.apply_action_deferred(plan.table_id, user, action)
+        cpu.append((time.thread_time() - started) * 1000)
 
     one_move = {"sync": sync_move, "consumer": consumer_move, "database": database_part}[args.path]
     if args.path == "database" and args.profile:
         for _ in range(10):
             db_move()
-        cProfile.runctx("for _ in range(args.moves): db_move()", globals(), locals(), sort="tottime")
+        cpu_profiler = cProfile.Profile(time.thread_time)
+        for _ in range(args.moves):
+            user, action = next_action()
+            cpu_profiler.enable()
+            services.apply_action_deferred(plan.table_id, user, action)
+            cpu_profiler.disable()
+        pstats.Stats(cpu_profiler).sort_stats("tottime").print_stats(45)
     with CaptureQueriesContext(connection) as queries:
         user, action = next_action()
         services.apply_action(plan.table_id, user, action)
@@ -134,11 +145,15 @@ def measure(args) -> None:
         await database_sync_to_async(connections.close_all)()
         return sorted(times)
 
+    cpu.clear()
     times = asyncio.run(play())
     print(
         f"{args.moves} moves by the {args.path} path, incl. one table read: p50 {statistics.median(times):.2f} ms, "
         f"p99 {times[int(len(times) * 0.99) - 1]:.2f} ms, mean {statistics.fmean(times):.2f} ms"
     )
+    if cpu:
+        cpu = sorted(cpu[10:])  # after play's warm-up
+        print(f"CPU of the database thread's call (apply_action_deferred): p50 {statistics.median(cpu):.3f} ms")
     if profiler:
         stats = pstats.Stats(profiler).sort_stats("cumulative")
         stats.print_stats(30)
