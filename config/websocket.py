@@ -24,7 +24,7 @@ from django.conf import settings
 from django.http.request import split_domain_port, validate_host
 from redis.exceptions import RedisError
 
-from config.transport import user_group
+from config.transport import text, user_group
 from games.engine.actions import clean_text
 
 logger = logging.getLogger(__name__)
@@ -277,7 +277,7 @@ class JsonConsumer(AsyncWebsocketConsumer):
         await self.close(code=CLOSE_FORBIDDEN)
 
     async def send_json(self, payload: dict[str, Any]) -> None:
-        await self.send(text_data=json.dumps(payload, ensure_ascii=False))
+        await self.send(text_data=text(payload))
 
     async def send_error(self, code: str, message: str) -> None:
         await self.send_json({"type": "error", "code": code, "message": message})

@@ -15,7 +15,6 @@ broadcasts come back to it to be sent from its event loop, instead of being sent
 while that thread (which every table of the server process shares) waits on Redis.
 """
 
-import json
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from functools import partial
@@ -265,15 +264,14 @@ def _broadcast_events(
         # Each recipient's message is serialised here, once, as the text its pages are sent: the group message then
         # carries strings (cheap for the channel layer to pack and unpack), and a connection forwards its own.
         copies = {
-            transport.recipient(seat): json.dumps(
+            transport.recipient(seat): transport.text(
                 {
                     "type": "event",
                     "seq": seq,
                     "events": censor_all(events, seat),
                     "view": selectors.table_view(rules, state, table.status, seat),
                     "table": info,
-                },
-                ensure_ascii=False,
+                }
             )
             for seat in recipients
         }
