@@ -1,13 +1,15 @@
 """Live-play benchmark (targets in docs/architecture.md), against real Daphne, PostgreSQL and Redis.
 
-    .venv/bin/python bench/live/run.py [--tables 50 --players 4 --moves 30 --think 1.0 --held 1000 --servers 2]
+    .venv/bin/python bench/live/run.py [--tables 50 --players 4 --moves 30 --rounds 3 --think 1.0 --held 1000 --servers 2]
 
 1. Move round trip: ``--tables`` Palabras Cortas tables of ``--players`` students, every seat a websocket to the real
    app (``config.asgi``, session cookie, origin check), each table playing ``--moves`` draw/discard moves by whoever's
    turn it is, ``--think`` seconds apart (students think; a closed loop with no pause would measure queueing, not a
    classroom). Timed from sending the action until every seat has received the event with the new seq.
 2. Bare echo: the same number of 4-socket rooms on ``bench.live.echo`` (same server, same Redis layer, no app),
-   same pacing: a message sent until it is back at all 4 sockets through group_send.
+   same pacing: a message sent until it is back at all 4 sockets through group_send. Phases 1 and 2 alternate in
+   ``--rounds`` rounds (echo, moves, echo, moves…), so both are timed on the machine as it is in the same minutes;
+   the ratio of their medians is printed for the whole run and round by round.
 3. Held sockets: more tables join until ``--held`` sockets are open, the first tables play again, then every
    socket is asked for a snapshot: errors of any kind are counted (target: none).
 
@@ -207,8 +209,7 @@ async def play_tables(tables: list, moves: int, think: float, errors: clients.Er
     return [rtt for rtts in results for rtt in rtts]
 
 
-async def echo_phase(ports: list[int], rooms: int, players: int, messages: int, think: float) -> tuple[list, int]:
-    errors = clients.Errors()
+async def open_echo_rooms(ports: list[int], rooms: int, players: int, errors: clients.Errors) -> list:
     urls = [f"ws://{HOST}:{port}" for port in ports]
     origin = f"http://{HOST}:{ports[0]}"
     opened = await asyncio.gather(
@@ -217,20 +218,39 @@ async def echo_phase(ports: list[int], rooms: int, players: int, messages: int, 
             for room in range(rooms)
         )
     )
-    opened = [room for room in opened if room is not None]
     await asyncio.sleep(0.5)  # group_add has been awaited before accept, but let the last accepts settle
-    results = await asyncio.gather(*(clients.echo(room, messages, think, errors) for room in opened))
-    await close_all([listener for room in opened for listener in room])
-    return [rtt for rtts in results for rtt in rtts], errors.total
+    return [room for room in opened if room is not None]
 
 
-async def live_phases(ports: list[int], plans: list, args) -> dict:
-    """Phase 1 on the first ``--tables`` tables, then phase 3 with every planned table connected."""
-    errors = clients.Errors()
-    urls = [f"ws://{HOST}:{port}" for port in ports]
-    origin = f"http://{HOST}:{ports[0]}"
+def rounds_of(total: int, rounds: int) -> list[int]:
+    """``total`` messages split over ``rounds`` as evenly as whole numbers go."""
+    return [total // rounds + (i < total % rounds) for i in range(rounds)]
+
+
+async def measure(app_ports: list[int], echo_ports: list[int], plans: list, args) -> dict:
+    """Phases 1 and 2 in alternate rounds (echo, moves, echo, moves…), so that both meet the machine as it is
+    in the same minutes (its speed drifts with whatever else runs); then phase 3 with every planned table."""
+    errors, echo_errors = clients.Errors(), clients.Errors()
+    urls = [f"ws://{HOST}:{port}" for port in app_ports]
+    origin = f"http://{HOST}:{app_ports[0]}"
+    rooms = await open_echo_rooms(echo_ports, args.tables, args.players, echo_errors)
     playing = await connect_tables(plans[: args.tables], urls, origin, errors)
-    moves = await play_tables(playing, args.moves, args.think, errors)
+    moves: list[float] = []
+    echoes: list[float] = []
+    ratios: list[float] = []
+    sent = 0
+    for count in rounds_of(args.moves, args.rounds):
+        round_echoes = await asyncio.gather(
+            *(clients.echo(room, count, args.think, echo_errors, first=sent) for room in rooms)
+        )
+        round_moves = await play_tables(playing, count, args.think, errors)
+        sent += count
+        echo_rtts = [rtt for rtts in round_echoes for rtt in rtts]
+        echoes += echo_rtts
+        moves += round_moves
+        if echo_rtts and round_moves:
+            ratios.append(percentile(round_moves, 50) / percentile(echo_rtts, 50))
+    await close_all([listener for room in rooms for listener in room])
     first_errors = errors.total
 
     idle = await connect_tables(plans[args.tables :], urls, origin, errors)
@@ -240,7 +260,10 @@ async def live_phases(ports: list[int], plans: list, args) -> dict:
     await close_all(held)
     return {
         "moves": moves,
+        "echoes": echoes,
+        "ratios": ratios,
         "move_errors": first_errors,
+        "echo_errors": echo_errors.total,
         "held": len(held),
         "answered": answered,
         "loaded": loaded,
@@ -258,9 +281,9 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))] if ordered else float("nan")
 
 
-def report(args, echo_rtts: list[float], echo_errors: int, live: dict, problems: Counter) -> bool:
+def report(args, live: dict, problems: Counter) -> bool:
     """Print the figures beside the targets; ``True`` if every target is met."""
-    moves, loaded = live["moves"], live["loaded"]
+    moves, loaded, echo_rtts, echo_errors = live["moves"], live["loaded"], live["echoes"], live["echo_errors"]
     p50, p99 = percentile(moves, 50), percentile(moves, 99)
     e50, e99 = percentile(echo_rtts, 50), percentile(echo_rtts, 99)
     ratio = p50 / e50 if e50 else float("nan")
@@ -270,6 +293,12 @@ def report(args, echo_rtts: list[float], echo_errors: int, live: dict, problems:
         ("move round trip p99", f"{p99:.1f} ms", f"≤ {TARGET_P99_MS} ms", p99 <= TARGET_P99_MS),
         (f"bare echo p50 / p99 ({len(echo_rtts)} echoes)", f"{e50:.1f} / {e99:.1f} ms", "", None),
         ("move p50 ÷ echo p50", f"{ratio:.2f}×", f"≤ {TARGET_ECHO_RATIO:.0f}×", ratio <= TARGET_ECHO_RATIO),
+        (
+            f"  the same, round by round ({len(live['ratios'])})",
+            " ".join(f"{r:.2f}" for r in live["ratios"]),
+            "",
+            None,
+        ),
         ("errors while timing moves / echoes", f"{live['move_errors']} / {echo_errors}", "0", None),
         (
             "sockets held / answering at the end",
@@ -291,7 +320,8 @@ def report(args, echo_rtts: list[float], echo_errors: int, live: dict, problems:
         ),
     ]
     print(
-        f"\nLive play: {args.tables} tables × {args.players} seats, {args.moves} moves each, think {args.think} s, "
+        f"\nLive play: {args.tables} tables × {args.players} seats, {args.moves} moves each in {args.rounds} rounds "
+        f"alternating with the echo's, think {args.think} s, "
         f"{args.servers} Daphne process(es), {os.cpu_count()} cores, settings {args.settings}"
     )
     print(f"{'measure':<48} {'measured':>18} {'target':>12}  ")
@@ -314,6 +344,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--players", type=int, default=4, help="seats per table")
     parser.add_argument("--moves", type=int, default=30, help="moves per table in each phase")
     parser.add_argument("--think", type=float, default=1.0, help="mean seconds between a table's moves")
+    parser.add_argument("--rounds", type=int, default=3, help="alternate rounds of echoes and moves in phases 1-2")
     parser.add_argument("--held", type=int, default=1000, help="sockets held open in phase 3")
     parser.add_argument("--servers", type=int, default=2, help="Daphne processes for the app (and for the echo)")
     parser.add_argument(
@@ -325,6 +356,8 @@ def parse_args() -> argparse.Namespace:
     args = parser.parse_args()
     if args.held < args.tables * args.players or args.held % args.players:
         parser.error("--held must be a multiple of --players and at least --tables × --players")
+    if not 1 <= args.rounds <= args.moves:
+        parser.error("--rounds must be between 1 and --moves")
     return args
 
 
@@ -355,14 +388,10 @@ def main() -> int:
             echo_ports = [
                 servers.enter_context(daphne("bench.live.echo:application", env, logs)) for _ in range(args.servers)
             ]
-            print("Timing the bare echo…", flush=True)
-            echo_rtts, echo_errors = asyncio.run(
-                echo_phase(echo_ports, args.tables, args.players, args.moves, args.think)
-            )
-            print("Timing moves, then holding every socket…", flush=True)
-            live = asyncio.run(live_phases(app_ports, plans, args))
+            print("Timing the bare echo and moves in alternate rounds, then holding every socket…", flush=True)
+            live = asyncio.run(measure(app_ports, echo_ports, plans, args))
         # Read the logs once the servers have stopped: the last disconnects are handled after the clients close.
-        met = report(args, echo_rtts, echo_errors, live, server_problems(logs))
+        met = report(args, live, server_problems(logs))
     return 0 if met else 1
 
 
