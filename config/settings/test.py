@@ -4,7 +4,7 @@ import os
 import tempfile
 
 from .base import *  # noqa: F403
-from .base import DATABASES
+from .base import CACHES, DATABASES, REDIS_URL, redis_channel_layers
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
@@ -28,3 +28,11 @@ ROBOT_DELAY_MAX = float(os.environ.get("ROBOT_DELAY_MAX", "0"))
 # Close connections after each request and each database_sync_to_async call: a connection kept open in an async
 # test's worker thread would outlive the test and stop the test database from being dropped at the end.
 DATABASES["default"]["CONN_MAX_AGE"] = 0
+
+# pytest-xdist's workers share one Redis but each has its own test database, whose ids all start at 1: without a
+# prefix of their own, one worker's broadcast to "classroom-1" or "table-1" reached the other worker's pages (and
+# their throttle counts mixed). Each worker gets its own channel-layer prefix and cache key prefix.
+_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
+if _WORKER and REDIS_URL:
+    CHANNEL_LAYERS = redis_channel_layers(REDIS_URL, f"asgi-{_WORKER}")
+    CACHES["default"]["KEY_PREFIX"] = _WORKER
