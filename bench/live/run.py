@@ -1,6 +1,7 @@
 """Live-play benchmark (targets in docs/architecture.md), against real Daphne, PostgreSQL and Redis.
 
-    .venv/bin/python bench/live/run.py [--tables 50 --players 4 --moves 30 --rounds 3 --think 1.0 --held 1000 --servers 2]
+    .venv/bin/python bench/live/run.py [--tables 50 --players 4 --moves 30 --rounds 3 --think 1.0 --held 1000]
+                                       [--servers 2]
 
 1. Move round trip: ``--tables`` Palabras Cortas tables of ``--players`` students, every seat a websocket to the real
    app (``config.asgi``, session cookie, origin check), each table playing ``--moves`` draw/discard moves by whoever's
