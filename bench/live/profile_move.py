@@ -103,10 +103,14 @@ def measure(args) -> None:
 
     cpu: list[float] = []
 
-    def db_move() -> None:
+    def db_move(cpu_profiler: cProfile.Profile | None = None) -> None:
         user, action = next_action()
         started = time.thread_time()
+        if cpu_profiler:
+            cpu_profiler.enable()
         services.apply_action_deferred(plan.table_id, user, action)
+        if cpu_profiler:
+            cpu_profiler.disable()
         cpu.append((time.thread_time() - started) * 1000)
 
     one_move = {"sync": sync_move, "consumer": consumer_move, "database": database_part}[args.path]
@@ -115,10 +119,7 @@ def measure(args) -> None:
             db_move()
         cpu_profiler = cProfile.Profile(time.thread_time)
         for _ in range(args.moves):
-            user, action = next_action()
-            cpu_profiler.enable()
-            services.apply_action_deferred(plan.table_id, user, action)
-            cpu_profiler.disable()
+            db_move(cpu_profiler)
         pstats.Stats(cpu_profiler).sort_stats("tottime").print_stats(45)
     with CaptureQueriesContext(connection) as queries:
         user, action = next_action()

@@ -187,7 +187,7 @@ def locked_with_seats(table_id: int) -> tuple[Table, list[Seat]]:
     if db.vendor != "postgresql":
         table = locked_table(table_id)
         return table, selectors.seats_of(table)
-    db.ensure_connection()
+    cursor = _cursor(db, _lock_sql())  # connects if need be
     raw = db.connection
     trip = _outermost_trip(db)
     if trip is not None and not trip.begun and raw.info.transaction_status == psycopg.pq.TransactionStatus.IDLE:
@@ -195,12 +195,11 @@ def locked_with_seats(table_id: int) -> tuple[Table, list[Seat]]:
         # Autocommit only tells psycopg not to; the BEGIN makes this a transaction, which Django's block ends.
         raw.autocommit = True
         trip.begun = True
-        begin, cursor = _cursor(db, None), _cursor(db, _lock_sql())
+        begin = _cursor(db, None)
         with db.wrap_database_errors, raw.pipeline():
             begin.execute("BEGIN")
             cursor.execute(_lock_sql(), [table_id])
     else:
-        cursor = _cursor(db, _lock_sql())
         cursor.execute(_lock_sql(), [table_id])
     row = cursor.fetchone()
     if row is None:
