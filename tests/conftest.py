@@ -114,9 +114,12 @@ REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
 def _forget_broker_connections() -> None:
     """An eager task run earlier in this process (eager runs still take a producer) left the app's connection and
     producer pools on the memory:// broker; messages sent through them would never reach the worker. Celery
-    itself drops them this way after a fork."""
+    itself drops them this way after a fork. The result backend it made is dropped too: a fault test's backend points
+    at a Redis of its own, long stopped, and a later ``result.get()`` would wait on it until Celery gives up."""
     celery_app._pool = None
     celery_app.amqp._producer_pool = None
+    celery_app._backend_cache = None
+    celery_app._local.__dict__.pop("backend", None)
 
 
 @pytest.fixture

@@ -55,7 +55,7 @@ async def test_a_channel_clean_up_cancelled_again_logs_no_traceback(redis_layer,
     that CancelledError with a traceback, and the console handler's filter drops it (other records pass)."""
     channel = await redis_layer.new_channel()
     shard = redis_layer._get_layer()._get_shard(channel)
-    await shard._lock.acquire()  # another call holds the shard's connection, so the clean-up waits for it
+    await shard._subscribing.acquire()  # another subscribe holds the shard's socket, so the clean-up waits for it
     waiting = asyncio.create_task(redis_layer.receive(channel))
     await asyncio.sleep(0.05)
     waiting.cancel()  # Channels ending the consumer
@@ -63,7 +63,7 @@ async def test_a_channel_clean_up_cancelled_again_logs_no_traceback(redis_layer,
     waiting.cancel()  # and the server stopping meanwhile
     with pytest.raises(asyncio.CancelledError):
         await waiting
-    shard._lock.release()
+    shard._subscribing.release()
     logged = [r for r in caplog.records if r.name == "channels_redis.pubsub"]
     assert logged
     assert logged[0].exc_info

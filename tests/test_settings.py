@@ -44,7 +44,7 @@ def test_configured_services_are_used():
     )
     assert configured == {
         "db": "django.db.backends.postgresql",
-        "layer": "channels_redis.pubsub.RedisPubSubChannelLayer",
+        "layer": "config.channel_layer.ChannelLayer",
         "broker": "redis://127.0.0.1:6379/0",
         "eager": False,
     }

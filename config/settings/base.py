@@ -164,7 +164,8 @@ def redis_channel_layers(url: str, prefix: str) -> dict:
     """The channel layer on the Redis at ``url`` (a function, so that the fault tests run this very configuration
     against a Redis of their own that they stop and start).
 
-    Redis pub/sub (channels-redis's ``RedisPubSubChannelLayer``), not its list-based ``RedisChannelLayer``: a group
+    Redis pub/sub (channels-redis's ``RedisPubSubChannelLayer``, made safe across a Redis restart by
+    ``config.channel_layer``), not its list-based ``RedisChannelLayer``: a group
     send is one PUBLISH that each server process receives once and hands to its own members, where the list layer
     runs a script writing the message once per member channel, which every process then pops with its own blocking
     read; bench/live measured the list layer at twice the CPU per broadcast, for the bare echo as for a move.
@@ -172,12 +173,13 @@ def redis_channel_layers(url: str, prefix: str) -> dict:
     and a page that missed one catches up by its seq (docs/protocol.md)."""
     return {
         "default": {
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "BACKEND": "config.channel_layer.ChannelLayer",
             "CONFIG": {
-                # health_check_interval: a connection idle that long is checked before use; and a command that finds
+                # health_check_interval: a connection idle that long is checked before use; and a publish that finds
                 # its connection dead (Redis restarted since it was last used, however briefly) is retried on a new
-                # connection, so the first connect after a restart is admitted, not refused. redis-py 8's default
-                # 5 s socket timeout is raised so a slow moment of Redis is not taken for a dead one.
+                # connection. The pub/sub socket is reconnected by its receive task alone (config.channel_layer), so
+                # the first connect after a restart is admitted, not refused. redis-py 8's default 5 s socket timeout
+                # is raised so a slow moment of Redis is not taken for a dead one.
                 "hosts": [
                     {
                         "address": url,

@@ -1,0 +1,177 @@
+"""The channel layer: channels-redis's Redis pub/sub layer, with one change: its pub/sub socket has a single owner.
+
+Upstream, any coroutine may reconnect a shard's pub/sub socket: the task that reads it, and every subscribe that finds
+it dead. redis-py's handshake on a new socket (HELLO, CLIENT SETINFO) reads its own replies, and the read loop, reading
+the same socket at the same time, could take them first. After a Redis restart a websocket's subscribe then either
+waited out the 30 s socket timeout (and Daphne dropped the handshake after 5 s) or failed with "readuntil() called
+while another coroutine is already waiting" (an HTTP 500).
+
+Here a shard's receive task alone connects, reads and reconnects the pub/sub socket. Subscribe and unsubscribe only
+send on it (redis-py reads their confirmations in the receive task, as upstream). While the socket is down they wait
+for the receive task to bring it back, for at most ``READY_WAIT`` seconds, and then raise ``ConnectionError``; the
+consumer refuses the websocket with 4013 (try again). Publishing is upstream's, on pooled connections with retries.
+"""
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from contextvars import ContextVar
+from typing import Any
+
+from channels_redis.pubsub import RedisPubSubChannelLayer, RedisPubSubLoopLayer, RedisSingleShardConnection
+from channels_redis.utils import _wrap_close, create_pool, decode_hosts
+from redis import asyncio as aioredis
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import RedisError
+
+logger = logging.getLogger(__name__)
+
+READY_WAIT = 2.0  # seconds a subscribe waits for the pub/sub socket to come back; under Daphne's 5 s handshake limit
+RECONNECT_FIRST, RECONNECT_MAX = 0.05, 0.5  # the receive task's backoff between attempts while Redis is down
+LAYER_ERRORS = (RedisError, OSError)
+
+# True in a shard's receive task only: the one task that may connect its pub/sub socket.
+_receiver: ContextVar[bool] = ContextVar("pubsub_receiver", default=False)
+
+
+class _OwnedSocket:
+    """Mixed into the pub/sub socket's connection class: only the receive task connects it, and while it is doing so
+    (the handshake reads its replies) nobody else sends on it."""
+
+    _handshaking = False
+
+    def is_up(self) -> bool:
+        return bool(self.is_connected) and not self._handshaking  # type: ignore[attr-defined]
+
+    async def connect_check_health(self, *args: Any, **kwargs: Any) -> None:
+        if not _receiver.get():
+            if self.is_up():
+                return
+            raise RedisConnectionError("the pub/sub connection is down; its receive task is reconnecting it")
+        if self.is_connected:  # type: ignore[attr-defined]
+            return
+        self._handshaking = True
+        try:
+            await super().connect_check_health(*args, **kwargs)  # type: ignore[misc]
+        finally:
+            self._handshaking = False
+
+
+def _owned_socket_pool(host: dict[str, Any]) -> aioredis.ConnectionPool:
+    """A pool for the one pub/sub socket: no retries (a retry reconnects, which only the receive task may do)."""
+    host = {key: value for key, value in host.items() if key not in ("retry", "retry_on_error")}
+    pool = create_pool({**host, "retry": Retry(NoBackoff(), 0, supported_errors=())})
+    base = pool.connection_class
+    pool.connection_class = type(f"Owned{base.__name__}", (_OwnedSocket, base), {})
+    return pool
+
+
+class Shard(RedisSingleShardConnection):
+    _redis: aioredis.Redis | None
+    _pubsub: Any  # redis.asyncio.client.PubSub, or None before the first use
+
+    def __init__(self, host: dict[str, Any], channel_layer: Any) -> None:
+        super().__init__(host, channel_layer)
+        self._ready = asyncio.Event()  # the pub/sub socket is up (set and cleared by the receive task only)
+        self._subscribing = asyncio.Lock()
+
+    def _ensure_redis(self) -> None:
+        if self._redis is None:
+            self._redis = aioredis.Redis(connection_pool=create_pool(self.host))
+            self._pubsub = aioredis.Redis(connection_pool=_owned_socket_pool(self.host)).pubsub()
+
+    def _socket_up(self) -> bool:
+        connection = self._pubsub.connection if self._pubsub is not None else None
+        return connection is not None and connection.is_up()
+
+    async def subscribe(self, channel: str) -> None:
+        async with self._subscribing:
+            if channel not in self._subscribed_to:
+                await self._on_socket(lambda: self._pubsub.subscribe(channel))
+                self._subscribed_to.add(channel)
+
+    async def unsubscribe(self, channel: str) -> None:
+        async with self._subscribing:
+            if channel in self._subscribed_to:
+                await self._on_socket(lambda: self._pubsub.unsubscribe(channel))
+                self._subscribed_to.remove(channel)
+
+    async def _on_socket(self, send: Callable[[], Awaitable[Any]]) -> None:
+        """Run ``send`` (it only writes to the socket) once the socket is up, waiting at most ``READY_WAIT`` s."""
+        self._ensure_redis()
+        self._ensure_receiver()
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + READY_WAIT
+        while True:
+            try:
+                async with asyncio.timeout(max(0.0, deadline - loop.time())):
+                    await self._ready.wait()
+            except TimeoutError:
+                raise RedisConnectionError(f"Redis pub/sub has been unreachable for {READY_WAIT:g} s") from None
+            try:
+                await send()
+                return
+            except RedisConnectionError:
+                # Down since the receive task last looked: it finds out on its next read, within 0.1 s.
+                if loop.time() >= deadline:
+                    raise
+                await asyncio.sleep(RECONNECT_FIRST)
+
+    async def _do_receiving(self) -> None:
+        _receiver.set(True)
+        backoff, lost = RECONNECT_FIRST, False
+        while True:
+            if not self._socket_up():
+                self._ready.clear()
+                try:
+                    await self._pubsub.connect()  # re-subscribes to everything it had (redis-py's on_connect)
+                except LAYER_ERRORS as error:
+                    if not lost:
+                        logger.warning("Redis pub/sub unreachable, reconnecting: %s", error)
+                        lost = True
+                    await asyncio.sleep(backoff)
+                    backoff = min(backoff * 2, RECONNECT_MAX)
+                    continue
+                if lost:
+                    logger.info("Redis pub/sub reconnected")
+                backoff, lost = RECONNECT_FIRST, False
+                self._ready.set()
+            if not self._pubsub.subscribed:
+                await asyncio.sleep(0.1)  # nothing to read yet (upstream polls the same way)
+                continue
+            try:
+                message = await self._pubsub.get_message(ignore_subscribe_messages=True, timeout=0.1)
+            except LAYER_ERRORS:
+                self._ready.clear()
+                await self._pubsub.connection.disconnect(nowait=True)
+                continue
+            self._receive_message(message)
+
+    async def flush(self) -> None:
+        pubsub = self._pubsub
+        await super().flush()
+        if pubsub is not None:
+            await pubsub.aclose()
+            await pubsub.connection_pool.disconnect()
+        self._ready.clear()
+
+
+class LoopLayer(RedisPubSubLoopLayer):
+    def __init__(self, *args: Any, hosts: Any = None, **kwargs: Any) -> None:
+        super().__init__(*args, hosts=hosts, **kwargs)
+        self._shards = [Shard(host, self) for host in decode_hosts(hosts)]
+
+
+class ChannelLayer(RedisPubSubChannelLayer):
+    """``channels_redis.pubsub.RedisPubSubChannelLayer`` with :class:`Shard`'s sockets (see the module's docstring)."""
+
+    def _get_layer(self) -> LoopLayer:
+        loop = asyncio.get_running_loop()
+        try:
+            return self._layers[loop]
+        except KeyError:
+            layer = self._layers[loop] = LoopLayer(*self._args, **self._kwargs, channel_layer=self)
+            _wrap_close(self, loop)
+            return layer

@@ -1,0 +1,68 @@
+"""The channel layer across Redis restarts, on a Redis of the test's own (``config.channel_layer``).
+
+A websocket connecting just after Redis comes back subscribes its channel and groups on the process's pub/sub socket,
+which is being reconnected at that very moment. Upstream channels-redis let the subscribe and the read loop reconnect
+it together: one took the other's handshake replies, and the subscribe hung for the 30 s socket timeout or failed with
+a RuntimeError. Here every such subscribe is answered promptly, and every member, old and new, hears the group."""
+
+import asyncio
+import uuid
+
+import pytest
+from django.utils.module_loading import import_string
+from redis.exceptions import ConnectionError as RedisConnectionError
+
+from config.channel_layer import READY_WAIT
+from config.settings.base import redis_channel_layers
+
+pytestmark = [pytest.mark.faults, pytest.mark.timeout(180)]
+
+# A subscribe must be answered well inside Daphne's 5 s handshake limit, or the page's connect is dropped unanswered.
+ANSWERED_WITHIN = READY_WAIT + 1.0
+
+
+def layer_on(redis_server):
+    layer = redis_channel_layers(redis_server.url, f"layer-{uuid.uuid4().hex[:8]}")["default"]
+    return import_string(layer["BACKEND"])(**layer["CONFIG"])
+
+
+async def connect_like_a_socket(layer, group: str) -> str:
+    """What a consumer does as it connects: its own channel, then its groups."""
+    channel = await layer.new_channel()
+    await layer.group_add(group, channel)
+    await layer.group_add(f"{group}-user", channel)
+    return channel
+
+
+async def test_sockets_connecting_as_redis_comes_back_are_admitted_and_hear_their_group(redis_server):
+    layer = layer_on(redis_server)
+    members = [await connect_like_a_socket(layer, "table")]
+    for restart in range(20):
+        redis_server.stop()
+        # Down for 0.2 to 1.2 s, so the restart meets the reconnecting read loop at varying points (upstream's waited
+        # 1 s after each failed read).
+        await asyncio.sleep(0.2 + restart * 0.37 % 1.0)
+        redis_server.start()
+        arriving = [connect_like_a_socket(layer, "table") for _ in range(4)]
+        members += await asyncio.wait_for(asyncio.gather(*arriving), ANSWERED_WITHIN)
+
+    await layer.group_send("table", {"type": "table.event", "seq": 1})
+    for channel in members:
+        assert await asyncio.wait_for(layer.receive(channel), ANSWERED_WITHIN) == {"type": "table.event", "seq": 1}
+    await layer.flush()
+
+
+async def test_a_socket_connecting_while_redis_is_down_is_refused_promptly(redis_server):
+    layer = layer_on(redis_server)
+    await connect_like_a_socket(layer, "table")
+    redis_server.stop()
+    await asyncio.sleep(0.3)  # the receive task has found the socket dead (a subscribe sent before then is kept, and
+    # re-sent by the reconnection)
+    for _ in range(2):
+        with pytest.raises(RedisConnectionError):  # the consumer closes with 4013, try again
+            await asyncio.wait_for(connect_like_a_socket(layer, "table"), ANSWERED_WITHIN)
+    redis_server.start()
+    late = await asyncio.wait_for(connect_like_a_socket(layer, "table"), ANSWERED_WITHIN)
+    await layer.group_send("table", {"type": "table.event", "seq": 2})
+    assert await asyncio.wait_for(layer.receive(late), ANSWERED_WITHIN) == {"type": "table.event", "seq": 2}
+    await layer.flush()
