@@ -93,10 +93,20 @@ class Shard(RedisSingleShardConnection):
                 self._subscribed_to.add(channel)
 
     async def unsubscribe(self, channel: str) -> None:
+        """A socket leaving. While the pub/sub socket is down this neither waits nor fails: Redis dropped every
+        subscription with the socket, and the reconnection must not subscribe this one again."""
         async with self._subscribing:
-            if channel in self._subscribed_to:
-                await self._on_socket(lambda: self._pubsub.unsubscribe(channel))
-                self._subscribed_to.remove(channel)
+            if channel not in self._subscribed_to:
+                return
+            self._subscribed_to.remove(channel)
+            if self._socket_up():
+                try:
+                    await self._pubsub.unsubscribe(channel)
+                    return
+                except RedisConnectionError:
+                    pass  # it went down meanwhile
+            for key in self._pubsub._normalize_keys({channel: None}):
+                self._pubsub.channels.pop(key, None)
 
     async def _on_socket(self, send: Callable[[], Awaitable[Any]]) -> None:
         """Run ``send`` (it only writes to the socket) once the socket is up, waiting at most ``READY_WAIT`` s."""

@@ -9,6 +9,7 @@ import asyncio
 import uuid
 
 import pytest
+import redis
 from django.utils.module_loading import import_string
 from redis.exceptions import ConnectionError as RedisConnectionError
 
@@ -65,4 +66,24 @@ async def test_a_socket_connecting_while_redis_is_down_is_refused_promptly(redis
     late = await asyncio.wait_for(connect_like_a_socket(layer, "table"), ANSWERED_WITHIN)
     await layer.group_send("table", {"type": "table.event", "seq": 2})
     assert await asyncio.wait_for(layer.receive(late), ANSWERED_WITHIN) == {"type": "table.event", "seq": 2}
+    await layer.flush()
+
+
+async def test_a_socket_leaving_while_redis_is_down_goes_at_once_and_is_not_subscribed_again(redis_server):
+    layer = layer_on(redis_server)
+    staying = await connect_like_a_socket(layer, "table")
+    leaving = await connect_like_a_socket(layer, "table-2")
+    redis_server.stop()
+    await asyncio.sleep(0.3)  # the receive task has found the socket dead
+    for group in ("table-2", "table-2-user"):
+        await asyncio.wait_for(layer.group_discard(group, leaving), 0.5)  # no wait for Redis, no error
+
+    redis_server.start()
+    await asyncio.wait_for(connect_like_a_socket(layer, "table-3"), ANSWERED_WITHIN)  # the socket is back
+    subscribed = {name.decode() for name in redis.Redis.from_url(redis_server.url).pubsub_channels()}
+    group_channel = layer._get_layer()._get_group_channel_name
+    assert group_channel("table") in subscribed
+    assert staying in subscribed
+    assert group_channel("table-2") not in subscribed
+    assert group_channel("table-2-user") not in subscribed
     await layer.flush()
