@@ -7,9 +7,10 @@ waited out the 30 s socket timeout (and Daphne dropped the handshake after 5 s) 
 while another coroutine is already waiting" (an HTTP 500).
 
 Here a shard's receive task alone connects, reads and reconnects the pub/sub socket. Subscribe and unsubscribe only
-send on it (redis-py reads their confirmations in the receive task, as upstream). While the socket is down they wait
-for the receive task to bring it back, for at most ``READY_WAIT`` seconds, and then raise ``ConnectionError``; the
-consumer refuses the websocket with 4013 (try again). Publishing is upstream's, on pooled connections with retries.
+send on it (redis-py reads their confirmations in the receive task, as upstream). While the socket is down a subscribe
+waits for the receive task to bring it back, for at most ``READY_WAIT`` seconds, and then raises ``ConnectionError``:
+the consumer refuses the websocket with 4013 (try again). An unsubscribe then only forgets the channel, so that the
+reconnection does not subscribe it again. Publishing is upstream's, on pooled connections with retries.
 """
 
 import asyncio
