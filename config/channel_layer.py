@@ -77,6 +77,7 @@ class Shard(RedisSingleShardConnection):
         super().__init__(host, channel_layer)
         self._ready = asyncio.Event()  # the pub/sub socket is up (set and cleared by the receive task only)
         self._subscribing = asyncio.Lock()
+        self._lost = False  # Redis found unreachable (logged once per outage)
 
     def _ensure_redis(self) -> None:
         if self._redis is None:
@@ -132,33 +133,47 @@ class Shard(RedisSingleShardConnection):
 
     async def _do_receiving(self) -> None:
         _receiver.set(True)
-        backoff, lost = RECONNECT_FIRST, False
+        backoff = RECONNECT_FIRST
         while True:
-            if not self._socket_up():
-                self._ready.clear()
-                try:
-                    await self._pubsub.connect()  # re-subscribes to everything it had (redis-py's on_connect)
-                except LAYER_ERRORS as error:
-                    if not lost:
-                        logger.warning("Redis pub/sub unreachable, reconnecting: %s", error)
-                        lost = True
-                    await asyncio.sleep(backoff)
-                    backoff = min(backoff * 2, RECONNECT_MAX)
-                    continue
-                if lost:
-                    logger.info("Redis pub/sub reconnected")
-                backoff, lost = RECONNECT_FIRST, False
-                self._ready.set()
-            if not self._pubsub.subscribed:
-                await asyncio.sleep(0.1)  # nothing to read yet (upstream polls the same way)
-                continue
             try:
-                message = await self._pubsub.get_message(ignore_subscribe_messages=True, timeout=0.1)
+                if self._socket_up() or await self._reconnect():
+                    backoff = RECONNECT_FIRST
+                    await self._read()
+                    continue
             except LAYER_ERRORS:
                 self._ready.clear()
+            except Exception:
+                # Never let this task die (the process would stop hearing every broadcast): start afresh.
+                logger.exception("unexpected error on the Redis pub/sub socket; reconnecting")
+                self._ready.clear()
+                backoff = RECONNECT_MAX
+            if self._pubsub.connection is not None:
                 await self._pubsub.connection.disconnect(nowait=True)
-                continue
-            self._receive_message(message)
+            await asyncio.sleep(backoff)
+            backoff = min(backoff * 2, RECONNECT_MAX)
+
+    async def _reconnect(self) -> bool:
+        """Connect the socket (redis-py's on_connect subscribes again to everything it had); ``False`` if Redis is
+        unreachable (logged once per outage)."""
+        self._ready.clear()
+        try:
+            await self._pubsub.connect()
+        except LAYER_ERRORS as error:
+            if not self._lost:
+                logger.warning("Redis pub/sub unreachable, reconnecting: %s", error)
+                self._lost = True
+            return False
+        if self._lost:
+            logger.info("Redis pub/sub reconnected")
+            self._lost = False
+        self._ready.set()
+        return True
+
+    async def _read(self) -> None:
+        if not self._pubsub.subscribed:
+            await asyncio.sleep(0.1)  # nothing to read yet (upstream polls the same way)
+            return
+        self._receive_message(await self._pubsub.get_message(ignore_subscribe_messages=True, timeout=0.1))
 
     async def flush(self) -> None:
         pubsub = self._pubsub

@@ -87,3 +87,28 @@ async def test_a_socket_leaving_while_redis_is_down_goes_at_once_and_is_not_subs
     assert group_channel("table-2") not in subscribed
     assert group_channel("table-2-user") not in subscribed
     await layer.flush()
+
+
+async def test_an_unexpected_error_in_the_receive_task_does_not_stop_the_process_hearing(redis_server, caplog):
+    """Whatever goes wrong while reading, the receive task logs it and reconnects: dead, it would leave the process
+    deaf to every broadcast while its sockets still look connected."""
+    layer = layer_on(redis_server)
+    channel = await connect_like_a_socket(layer, "table")
+    shard = layer._get_layer()._get_shard(layer._get_layer()._get_group_channel_name("table"))
+    deliver = shard._receive_message
+    failures = []
+
+    def fail_once(message):
+        if message is not None and not failures:
+            failures.append(message)
+            raise RuntimeError("a reply nobody expected")
+        deliver(message)
+
+    shard._receive_message = fail_once
+    await layer.group_send("table", {"type": "table.event", "seq": 1})  # read, then lost with the error
+    await asyncio.sleep(1)  # the receive task backs off, reconnects and subscribes again
+    await layer.group_send("table", {"type": "table.event", "seq": 2})
+    assert await asyncio.wait_for(layer.receive(channel), ANSWERED_WITHIN) == {"type": "table.event", "seq": 2}
+    assert failures
+    assert any("unexpected error on the Redis pub/sub socket" in r.getMessage() for r in caplog.records)
+    await layer.flush()
