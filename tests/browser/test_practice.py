@@ -40,7 +40,10 @@ def test_a_practice_game_against_a_robot_is_played_and_resumed(
         assert Move.objects.filter(table=table, seat=1, actor__isnull=True).exists()
         # Stuck? A robot shows the student a move (played as hers).
         before = Table.objects.get(pk=table.pk).version
-        page.get_by_test_id("show-move").click()
+        # The form posts, the server plays the move, and the table page comes back: wait for that page, not the
+        # heading of the one it replaces.
+        with page.expect_navigation():
+            page.get_by_test_id("show-move").click()
         expect(page.locator("h1")).to_contain_text("Pablo")
         assert Move.objects.filter(table=table, seat=0, actor__username__isnull=False).exists()
         assert Table.objects.get(pk=table.pk).version > before
