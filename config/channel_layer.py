@@ -31,7 +31,7 @@ logger = logging.getLogger(__name__)
 
 READY_WAIT = 2.0  # seconds a subscribe waits for the pub/sub socket to come back; under Daphne's 5 s handshake limit
 RECONNECT_FIRST, RECONNECT_MAX = 0.05, 0.5  # the receive task's backoff between attempts while Redis is down
-LAYER_ERRORS = (RedisError, OSError)
+LAYER_DOWN = (OSError, TimeoutError, RedisError)  # what the layer raises while Redis is unreachable
 
 # True in a shard's receive task only: the one task that may connect its pub/sub socket.
 _receiver: ContextVar[bool] = ContextVar("pubsub_receiver", default=False)
@@ -140,7 +140,7 @@ class Shard(RedisSingleShardConnection):
                     backoff = RECONNECT_FIRST
                     await self._read()
                     continue
-            except LAYER_ERRORS:
+            except LAYER_DOWN:
                 self._ready.clear()
             except Exception:
                 # Never let this task die (the process would stop hearing every broadcast): start afresh.
@@ -158,7 +158,7 @@ class Shard(RedisSingleShardConnection):
         self._ready.clear()
         try:
             await self._pubsub.connect()
-        except LAYER_ERRORS as error:
+        except LAYER_DOWN as error:
             if not self._lost:
                 logger.warning("Redis pub/sub unreachable, reconnecting: %s", error)
                 self._lost = True

@@ -22,8 +22,8 @@ from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.http.request import split_domain_port, validate_host
-from redis.exceptions import RedisError
 
+from config.channel_layer import LAYER_DOWN
 from config.transport import text, user_group
 from games.engine.actions import clean_text
 
@@ -37,7 +37,6 @@ CLOSE_TOO_MANY = 4429
 # a server may send only 1000 or 3000-4999 (Daphne's autobahn raises on anything else, leaving the socket open), so
 # it is 4013 here.
 CLOSE_TRY_AGAIN = 4013
-LAYER_DOWN = (OSError, TimeoutError, RedisError)  # what a channel layer raises while Redis is unreachable
 
 # Per process: open sockets by (user, page), and each user's recent messages across all their sockets.
 _open_sockets: Counter[tuple[int, str]] = Counter()

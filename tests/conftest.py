@@ -1,6 +1,8 @@
 """Fixtures shared by the whole suite."""
 
 import os
+import uuid
+from typing import Any
 
 import pytest
 from celery.contrib.testing.worker import start_worker
@@ -8,9 +10,11 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.test import Client
+from django.utils.module_loading import import_string
 
 from config.asgi import application
 from config.celery import app as celery_app
+from config.settings.base import redis_channel_layers
 from learning import services
 from learning.models import Classroom, User
 
@@ -109,6 +113,13 @@ def bundled_lexicons(_bundled_lexicons_loaded, db) -> dict:
 
 
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+
+
+def channel_layer_on(redis_url: str) -> Any:
+    """The channel layer exactly as the settings configure it, on the Redis at ``redis_url``, with a prefix of its
+    own."""
+    layer = redis_channel_layers(redis_url, f"test-{uuid.uuid4().hex[:8]}")["default"]
+    return import_string(layer["BACKEND"])(**layer["CONFIG"])
 
 
 def _forget_broker_connections() -> None:

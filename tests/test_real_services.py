@@ -4,15 +4,12 @@ is missing: a machine without it is misconfigured, and CI must say so."""
 
 import asyncio
 import logging
-import uuid
 
 import pytest
-from django.utils.module_loading import import_string
 
 from config.celery import ping
 from config.logging import ClosingChannelCleanup
-from config.settings.base import redis_channel_layers
-from tests.conftest import REDIS_URL
+from tests.conftest import REDIS_URL, channel_layer_on
 
 pytestmark = pytest.mark.redis
 
@@ -20,8 +17,7 @@ pytestmark = pytest.mark.redis
 @pytest.fixture
 def redis_layer():
     """The channel layer exactly as the settings configure it on Redis, with a prefix of its own."""
-    layer = redis_channel_layers(REDIS_URL, f"test-{uuid.uuid4().hex[:8]}")["default"]
-    return import_string(layer["BACKEND"])(**layer["CONFIG"])
+    return channel_layer_on(REDIS_URL)
 
 
 async def test_channels_redis_delivers_to_a_channel(redis_layer):

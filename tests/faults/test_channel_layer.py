@@ -6,25 +6,18 @@ it together: one took the other's handshake replies, and the subscribe hung for 
 a RuntimeError. Here every such subscribe is answered promptly, and every member, old and new, hears the group."""
 
 import asyncio
-import uuid
 
 import pytest
 import redis
-from django.utils.module_loading import import_string
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from config.channel_layer import READY_WAIT
-from config.settings.base import redis_channel_layers
+from tests.conftest import channel_layer_on
 
 pytestmark = [pytest.mark.faults, pytest.mark.timeout(180)]
 
 # A subscribe must be answered well inside Daphne's 5 s handshake limit, or the page's connect is dropped unanswered.
 ANSWERED_WITHIN = READY_WAIT + 1.0
-
-
-def layer_on(redis_server):
-    layer = redis_channel_layers(redis_server.url, f"layer-{uuid.uuid4().hex[:8]}")["default"]
-    return import_string(layer["BACKEND"])(**layer["CONFIG"])
 
 
 async def connect_like_a_socket(layer, group: str) -> str:
@@ -36,7 +29,7 @@ async def connect_like_a_socket(layer, group: str) -> str:
 
 
 async def test_sockets_connecting_as_redis_comes_back_are_admitted_and_hear_their_group(redis_server):
-    layer = layer_on(redis_server)
+    layer = channel_layer_on(redis_server.url)
     members = [await connect_like_a_socket(layer, "table")]
     for restart in range(20):
         redis_server.stop()
@@ -54,7 +47,7 @@ async def test_sockets_connecting_as_redis_comes_back_are_admitted_and_hear_thei
 
 
 async def test_a_socket_connecting_while_redis_is_down_is_refused_promptly(redis_server):
-    layer = layer_on(redis_server)
+    layer = channel_layer_on(redis_server.url)
     await connect_like_a_socket(layer, "table")
     redis_server.stop()
     await asyncio.sleep(0.3)  # the receive task has found the socket dead (a subscribe sent before then is kept, and
@@ -70,7 +63,7 @@ async def test_a_socket_connecting_while_redis_is_down_is_refused_promptly(redis
 
 
 async def test_a_socket_leaving_while_redis_is_down_goes_at_once_and_is_not_subscribed_again(redis_server):
-    layer = layer_on(redis_server)
+    layer = channel_layer_on(redis_server.url)
     staying = await connect_like_a_socket(layer, "table")
     leaving = await connect_like_a_socket(layer, "table-2")
     redis_server.stop()
@@ -92,7 +85,7 @@ async def test_a_socket_leaving_while_redis_is_down_goes_at_once_and_is_not_subs
 async def test_an_unexpected_error_in_the_receive_task_does_not_stop_the_process_hearing(redis_server, caplog):
     """Whatever goes wrong while reading, the receive task logs it and reconnects: dead, it would leave the process
     deaf to every broadcast while its sockets still look connected."""
-    layer = layer_on(redis_server)
+    layer = channel_layer_on(redis_server.url)
     channel = await connect_like_a_socket(layer, "table")
     shard = layer._get_layer()._get_shard(layer._get_layer()._get_group_channel_name("table"))
     deliver = shard._receive_message
