@@ -33,11 +33,16 @@ logger = logging.getLogger(__name__)
 Message = dict[str, Any]
 
 
-def text(payload: Any) -> str:
-    """``payload`` as the JSON text a page is sent. orjson, because every move serialises each recipient's copy (its
+def json_bytes(payload: Any) -> bytes:
+    """``payload`` as UTF-8 JSON. orjson, because every move serialises its state and each recipient's copy (its
     events and view) on the move path, where the standard library's encoder was several times slower. Integer keys
     become strings as with :func:`json.dumps`; a NaN or an infinity becomes null (valid JSON, unlike ``json``'s)."""
-    return orjson.dumps(payload, option=orjson.OPT_NON_STR_KEYS).decode()
+    return orjson.dumps(payload, option=orjson.OPT_NON_STR_KEYS)
+
+
+def text(payload: Any) -> str:
+    """``payload`` as the JSON text a page is sent (:func:`json_bytes`)."""
+    return json_bytes(payload).decode()
 
 
 # -- group names ---------------------------------------------------------------------------------------------------

@@ -15,13 +15,14 @@ Palabras Cortas with 2, 4, 6 and 8 seats at move 20.
 """
 
 import argparse
-import json
 import random
 import statistics
 import sys
 import time
 from pathlib import Path
 from typing import Any
+
+import orjson
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
@@ -58,11 +59,12 @@ def play_to(slug: str, players: int, moves: int, seed: int, options: dict | None
 def server_work(rules, state: dict, seat: int, action: dict, ctx: Context) -> tuple[int, int]:
     """What the server computes for one move; returns the bytes of the state row and of one seat's message."""
     new_state, events = rules.apply(state, seat, action, ctx)
-    row = json.dumps(new_state)
+    # Serialised as config.transport.json_bytes does it (orjson), without importing the server's settings.
+    row = orjson.dumps(new_state, option=orjson.OPT_NON_STR_KEYS)
     copies = {
-        r: json.dumps(
+        r: orjson.dumps(
             {"type": "event", "seq": 1, "events": censor_all(events, r), "view": rules.view(new_state, r)},
-            ensure_ascii=False,
+            option=orjson.OPT_NON_STR_KEYS,
         )
         for r in [*active_seats(new_state), None]
     }
@@ -106,7 +108,7 @@ def main() -> int:
         found = first_reaching("palabra", 4, moves, args.seed)
         words = "?"
         if found is not None:
-            words = str(json.dumps(found[1]).count('"word"'))
+            words = str(orjson.dumps(found[1]).count(b'"word"'))
         measure(f"Palabra, 4 players, at move {moves} ({words} words)", found, args.repeats)
     for players in (2, 4, 6, 8):
         measure(

@@ -1,5 +1,6 @@
 """The move path's two statements (PostgreSQL) give what the ORM's four give, and write what the ORM would write."""
 
+import json
 import tempfile
 import threading
 
@@ -69,7 +70,8 @@ def test_saving_a_move_writes_the_state_and_the_log_entry(table, teacher):
     with transaction.atomic():
         locked, _ = table_rows.locked_with_seats(table.id)
         locked.version += 1
-        locked.state = {**locked.state, "note": "ἀγάπη, “quoted”, and a \\ backslash"}
+        # Written with orjson on PostgreSQL: what the ORM's json.dumps would write, integer keys and tuples included.
+        locked.state = {**locked.state, "note": "ἀγάπη, “quoted”, and a \\ backslash", "odd": {1: (0.1, 2**62, None)}}
         locked.status = Table.Status.FINISHED
         move = Move(
             table=locked, seq=locked.version, seat=None, actor=teacher, action={"type": "skip"}, events=[{"k": 1}]
@@ -77,6 +79,8 @@ def test_saving_a_move_writes_the_state_and_the_log_entry(table, teacher):
         table_rows.save_move(locked, ("state", "version", "status", "updated"), move)
     saved = Table.objects.get(pk=table.pk)
     assert (saved.version, saved.status, saved.state["note"]) == (1, "finished", "ἀγάπη, “quoted”, and a \\ backslash")
+    assert saved.state == json.loads(json.dumps(locked.state))
+    assert saved.state["odd"] == {"1": [0.1, 2**62, None]}
     assert saved.updated > before.updated  # auto_now, as the ORM's save sets it
     stored = Move.objects.get(pk=move.pk)
     assert (stored.table_id, stored.seq, stored.kind, stored.actor_id) == (table.pk, 1, "action", teacher.pk)
