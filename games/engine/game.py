@@ -141,6 +141,20 @@ class Scores:
         }
 
 
+def _refusal(code: str, spec: ActionSpec, seat: int | None) -> AppError:
+    """The error of :meth:`Game._closed_by`'s ``code``, in words."""
+    name = spec.label or spec.type.replace("_", " ")
+    if code == WRONG_PHASE:
+        return AppError(code, f"Not now: {name} is not possible at this point of the game.")
+    if code == TEACHER_ONLY:
+        return AppError(code, f"Only the teacher can {name}.")
+    if code == NOT_YOUR_TURN:
+        return AppError(code, "It is not your turn.")
+    if seat is None:
+        return AppError(code, "The teacher has no seat to play from.")
+    return AppError(code, "That seat is not in the game.")
+
+
 def private_copy(state: State) -> State:
     """A copy of ``state`` sharing nothing with it. States are JSON-ready by contract, and a JSON round
     trip copies them several times faster than ``copy.deepcopy`` (it is on every move's path)."""
@@ -262,22 +276,39 @@ class Game:
         return spec
 
     def _check_open(self, spec: ActionSpec, state: State, seat: int | None, status: Status) -> None:
-        if not spec.in_phase(status.phase):
-            raise AppError(
-                WRONG_PHASE,
-                f"Not now: {spec.label or spec.type.replace('_', ' ')} is not possible at this point of the game.",
-            )
-        if seat is None:
-            if spec.actor not in (TEACHER, ANYONE):
-                raise AppError(NOT_ALLOWED, "The teacher has no seat to play from.")
-        elif spec.actor == TEACHER:
-            raise AppError(TEACHER_ONLY, f"Only the teacher can {spec.label or spec.type.replace('_', ' ')}.")
-        elif seat not in active_seats(state):
-            raise AppError(NOT_ALLOWED, "That seat is not in the game.")
-        elif spec.actor == TURN and seat not in status.to_act:
-            raise AppError(NOT_YOUR_TURN, "It is not your turn.")
+        """Raise the refusal if ``spec`` is not open to ``seat`` now (phase, actor, turn, then the game's own
+        ``allowed`` check)."""
+        code = self._closed_by(spec, state, seat, status)
+        if code is not None:
+            raise _refusal(code, spec, seat)
         if spec.allowed is not None:
             getattr(self, spec.allowed)(state, seat)
+
+    def _is_open(self, spec: ActionSpec, state: State, seat: int | None, status: Status) -> bool:
+        """:meth:`_check_open` as a yes or no. The engine's own checks make no error to throw away: a view asks
+        this of every action for every seat, on every move."""
+        if self._closed_by(spec, state, seat, status) is not None:
+            return False
+        if spec.allowed is not None:
+            try:
+                getattr(self, spec.allowed)(state, seat)
+            except AppError:
+                return False
+        return True
+
+    def _closed_by(self, spec: ActionSpec, state: State, seat: int | None, status: Status) -> str | None:
+        """The code of the engine's refusal of ``spec`` to ``seat`` now (phase, actor, turn), or ``None``."""
+        if not spec.in_phase(status.phase):
+            return WRONG_PHASE
+        if seat is None:
+            return None if spec.actor in (TEACHER, ANYONE) else NOT_ALLOWED
+        if spec.actor == TEACHER:
+            return TEACHER_ONLY
+        if seat not in active_seats(state):
+            return NOT_ALLOWED
+        if spec.actor == TURN and seat not in status.to_act:
+            return NOT_YOUR_TURN
+        return None
 
     def actions(self, state: State, seat: int | None, status: Status | None = None) -> list[dict[str, Any]]:
         """What ``seat`` (``None``: the teacher) may do now, each with its fields and, where the game gives them,
@@ -287,9 +318,7 @@ class Game:
             return []
         offered = []
         for spec in self.action_specs.values():
-            try:
-                self._check_open(spec, state, seat, status)
-            except AppError:
+            if not self._is_open(spec, state, seat, status):
                 continue
             choices = getattr(self, spec.choices)(state, seat) if spec.choices else {}
             offered.append(spec.describe(choices))

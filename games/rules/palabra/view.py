@@ -5,7 +5,6 @@ from collections.abc import Callable
 from typing import Any
 
 from games.engine.encounters import WordEncounter, played_and_seen
-from games.engine.errors import AppError
 from games.engine.events import Event
 from games.engine.game import Action, Scores, State, Status, seat_ref
 from games.engine.turns import active_seats
@@ -133,11 +132,7 @@ class View(Common):
     # -- the body ----------------------------------------------------------------------------------------
     def _offers(self, state: State, seat: int | None, kind: str) -> bool:
         """Whether the envelope offers ``kind`` to ``seat`` now (the same checks the engine makes)."""
-        try:
-            self._check_open(self.action_specs[kind], state, seat, self.status(state))
-        except AppError:
-            return False
-        return True
+        return self._is_open(self.action_specs[kind], state, seat, self.status(state))
 
     def body(self, state: State, seat: int | None) -> dict[str, Any]:
         deck = deck_for(state["options"])
