@@ -217,6 +217,76 @@ def test_the_move_is_committed_before_its_hooks_run_and_nothing_runs_after_the_s
     assert Table.objects.get(pk=table.id).version == 2  # committed by the save, as the error says
 
 
+def version_seen_from_another_connection(table_id: int) -> int:
+    """The table's version as another connection sees it: what has been committed."""
+    seen = []
+
+    def look() -> None:
+        seen.append(Table.objects.get(pk=table_id).version)
+        connection.close()
+
+    reader = threading.Thread(target=look)
+    reader.start()
+    reader.join()
+    return seen[0]
+
+
+def save_version(table_id: int, meanwhile, seq: int = 1) -> None:
+    with table_rows.move_transaction():
+        locked, _ = table_rows.locked_with_seats(table_id)
+        locked.version += 1
+        table_rows.save_move(locked, ("version",), Move(table=locked, seq=seq, action={}, events=[]), meanwhile)
+
+
+@pytest.mark.django_db(transaction=True)
+@needs_postgresql("the fused transaction is PostgreSQL's")
+def test_postgresql_commits_the_move_while_the_meanwhile_work_runs(table):
+    """The save and COMMIT are sent before ``meanwhile`` starts, and PostgreSQL runs them without waiting for the
+    pipeline's end: the move becomes visible to another connection while ``meanwhile`` is still running."""
+    seen = []
+
+    def meanwhile() -> None:
+        for _ in range(200):  # up to 2 s; each look is a thread with a connection of its own
+            seen.append(version_seen_from_another_connection(table.id))
+            if seen[-1] == 1:
+                return
+            threading.Event().wait(0.01)
+
+    save_version(table.id, meanwhile)
+    assert seen[0] in (0, 1)
+    assert seen[-1] == 1
+    assert Move.objects.get(table=table, seq=1).pk is not None
+
+
+@pytest.mark.django_db(transaction=True)
+@needs_postgresql("the fused transaction is PostgreSQL's")
+def test_the_meanwhile_work_may_not_touch_the_database_and_its_error_comes_after_the_save(table):
+    with pytest.raises(RuntimeError, match="after the move's commit"):
+        save_version(table.id, lambda: Table.objects.filter(pk=table.id).exists())
+    assert Table.objects.get(pk=table.id).version == 1  # the move itself was saved and committed
+
+    def fails() -> None:
+        raise ValueError("the broadcast could not be made")
+
+    with pytest.raises(ValueError, match="could not be made"):
+        save_version(table.id, fails, seq=2)
+    assert Table.objects.get(pk=table.id).version == 2
+    assert connection.connection.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
+
+
+@pytest.mark.django_db(transaction=True)
+@needs_postgresql("the fused transaction is PostgreSQL's")
+def test_a_failed_save_is_raised_before_the_meanwhile_works_error(table):
+    Move.objects.create(table=table, seq=1, action={}, events=[])  # the move's seq is taken
+
+    def fails() -> None:
+        raise ValueError("the broadcast could not be made")
+
+    with pytest.raises(IntegrityError):
+        save_version(table.id, fails)
+    assert Table.objects.get(pk=table.id).version == 0
+
+
 @pytest.mark.django_db(transaction=True)
 @needs_postgresql("the fused transaction is PostgreSQL's")
 def test_inside_a_callers_transaction_a_move_neither_begins_nor_commits(table):
