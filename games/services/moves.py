@@ -212,16 +212,10 @@ def record(
     # Most moves meet no word (a draw, a discard, a bid): they send learning no job at all, and its catch-up at a
     # lesson's end passes them over (the rules' encounters are pure, so asking now answers what the job would).
     move.recordable = bool(rules.encounters(state, events))
-    broadcast = _Broadcast(table, rules, state, events, seated)
-    # With the players already read, the messages are made while PostgreSQL saves and commits the move (they need
-    # nothing from the database); they are sent only once the commit is known to have succeeded.
     table_rows.save_move(
-        table,
-        ("state", "version", "status", "updated", "turn_deadline", "clock_left", "timed_out"),
-        move,
-        meanwhile=broadcast.prepare if seated is not None else None,
+        table, ("state", "version", "status", "updated", "turn_deadline", "clock_left", "timed_out"), move
     )
-    transaction.on_commit(broadcast.send)
+    _broadcast_events(table, rules, state, events, seated)
     if move.recordable:
         _enqueue_recording(move)
     _wake_robots(table, seated)
@@ -256,22 +250,14 @@ def _enqueue_recording(move: Move) -> None:
 
 
 # -- broadcasting ------------------------------------------------------------------------------------------------
-class _Broadcast:
-    """A move's messages: to each seat still playing and to the spectators, their censored events and their view;
-    to the lesson's dashboard, the table's row. Made once, by :meth:`prepare` (while the move commits) or at the
-    latest by :meth:`send` (on commit, which alone sends them)."""
+def _broadcast_events(
+    table: Table, rules: Game, state: dict[str, Any], events: list[Event], seated: list[dict[str, Any]] | None
+) -> None:
+    """After the commit: each seat still playing, and the spectators, get their censored events and their view."""
+    seq = table.version
 
-    def __init__(
-        self, table: Table, rules: Game, state: dict[str, Any], events: list[Event], seated: list[dict[str, Any]] | None
-    ) -> None:
-        self.table, self.rules, self.state, self.events, self.seated = table, rules, state, events, seated
-        self.messages: list[tuple[str, transport.Message]] | None = None
-
-    def prepare(self) -> None:
-        if self.messages is not None:
-            return
-        table, seq = self.table, self.table.version
-        players = selectors.players(table) if self.seated is None else self.seated
+    def send() -> None:
+        players = selectors.players(table) if seated is None else seated
         info = selectors.table_info(table, players)
         recipients: list[int | None] = [p["seat"] for p in players if not p["removed"]]
         recipients.append(None)
@@ -282,23 +268,18 @@ class _Broadcast:
                 {
                     "type": "event",
                     "seq": seq,
-                    "events": censor_all(self.events, seat),
-                    "view": selectors.table_view(self.rules, self.state, table.status, seat),
+                    "events": censor_all(events, seat),
+                    "view": selectors.table_view(rules, state, table.status, seat),
                     "table": info,
                 }
             )
             for seat in recipients
         }
-        self.messages = [
-            (transport.table_group(table.id), {"type": "table.event", "seq": seq, "copies": copies}),
-            dashboard_message(table, players),
-        ]
+        message = {"type": "table.event", "seq": seq, "copies": copies}
+        transport.group_send(transport.table_group(table.id), message)
+        send_dashboard_row(table, players)
 
-    def send(self) -> None:
-        self.prepare()
-        assert self.messages is not None
-        for group, message in self.messages:
-            transport.group_send(group, message)
+    transaction.on_commit(send)
 
 
 def broadcast_refresh(table: Table) -> None:
@@ -313,11 +294,6 @@ def broadcast_refresh(table: Table) -> None:
 
 
 def send_dashboard_row(table: Table, seated: list[dict[str, Any]] | None = None) -> None:
-    transport.group_send(*dashboard_message(table, seated))
-
-
-def dashboard_message(table: Table, seated: list[dict[str, Any]] | None = None) -> tuple[str, transport.Message]:
-    """``table``'s row for the lesson's dashboard, as saved (it is the row we locked and wrote, so there is nothing
-    to read again)."""
+    """``table`` as saved (it is the row we locked and wrote, so there is nothing to read again)."""
     row = selectors.dashboard_row(table, seated)
-    return transport.lesson_group(table.lesson_id), {"type": "lesson.row", "row": row}
+    transport.group_send(transport.lesson_group(table.lesson_id), {"type": "lesson.row", "row": row})

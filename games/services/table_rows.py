@@ -244,18 +244,12 @@ def locked_table(table_id: int) -> Table:
     return table
 
 
-def save_move(table: Table, fields: Sequence[str], move: Move, meanwhile: Callable[[], None] | None = None) -> None:
-    """Save ``fields`` of the locked ``table`` and insert ``move`` (its ``pk`` is set), in the caller's transaction.
-
-    ``meanwhile``: work that needs nothing from the database, done while PostgreSQL saves and commits the move (its
-    statements are sent before it starts and their results read after it ends) or, where this does not commit,
-    after the save. An error it raises is raised after the save, whose own error comes first."""
+def save_move(table: Table, fields: Sequence[str], move: Move) -> None:
+    """Save ``fields`` of the locked ``table`` and insert ``move`` (its ``pk`` is set), in the caller's transaction."""
     db = _connection()
     if db.vendor != "postgresql":
         table.save(update_fields=list(fields))
         move.save(force_insert=True)
-        if meanwhile is not None:
-            meanwhile()
         return
     updated = [_field(Table, name) for name in fields]
     inserted = _inserted_fields()
@@ -265,36 +259,17 @@ def save_move(table: Table, fields: Sequence[str], move: Move, meanwhile: Callab
     sql = _save_sql(tuple(fields))
     cursor = _cursor(db, sql)
     trip = _outermost_trip(db)
-    failure: Exception | None = None
     if trip is not None and trip.begun and not trip.committed:
         commit = _cursor(db, None)
         with db.wrap_database_errors, db.connection.pipeline():
             cursor.execute(sql, params)
             commit.execute("COMMIT")
-            # Both are on their way and PostgreSQL runs them as they arrive; their results are read when the
-            # pipeline ends. From here on a statement would run outside the move's transaction: the guard refuses it.
-            trip.committed = True
-            failure = _run(meanwhile)
-        # Durable now (the pipeline raised otherwise); Django's block finds nothing to commit and runs the hooks.
+        trip.committed = True  # durable now; Django's block finds nothing to commit and runs the hooks
     else:
         cursor.execute(sql, params)
-        failure = _run(meanwhile)
     (move.pk,) = cursor.fetchone()
     move._state.adding = False
     move._state.db = db.alias
-    if failure is not None:
-        raise failure
-
-
-def _run(work: Callable[[], None] | None) -> Exception | None:
-    """Do ``work``, keeping what it raises for later: the save's own results must be read first."""
-    if work is None:
-        return None
-    try:
-        work()
-    except Exception as error:  # noqa: BLE001 - raised by save_move once the save's results are read
-        return error
-    return None
 
 
 def _inserted_fields() -> list[models.Field]:
