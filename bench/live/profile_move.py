@@ -1,6 +1,7 @@
 """Where one move's time goes: ``games.services.moves.apply_action`` alone, in-process, on PostgreSQL and Redis.
 
     .venv/bin/python bench/live/profile_move.py [--moves 200] [--redis-db 6] [--path consumer|sync|database] [--profile]
+                                                [--python-beside]
 
 The live benchmark (``run.py``) measures the whole round trip through Daphne; this script takes the server, the
 sockets and the other tables away and times what the database thread does for one move: the transaction (lock,
@@ -12,17 +13,26 @@ database-thread part (broadcasts prepared, not sent), with that call's CPU time 
 wall time; with ``--profile`` its cProfile listing counts CPU time, not waits on PostgreSQL. Same scratch services as
 ``run.py``: a database ``bench_profile`` (created, migrated, dropped; server from ``BENCH_POSTGRES``) and Redis
 database ``--redis-db`` (refused unless empty, flushed at the end). ``--profile`` adds the top of a cProfile listing.
+
+``--python-beside`` runs one more thread in the process while the moves are timed, a loop of JSON encoding that
+only runs Python: in a server the event loop's thread competes in the same way for Python's lock with the database
+thread, and the call's CPU time then grows as it does inside the live servers (bench/README.md, "Continued
+(2026-11-26, night)"). The wall times are then mostly waits for the lock.
 """
 
 import argparse
 import asyncio
 import cProfile
+import json
 import os
 import pstats
 import statistics
 import subprocess
 import sys
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -39,6 +49,7 @@ def main() -> int:
     parser.add_argument("--redis-db", type=int, default=6)
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--path", choices=["consumer", "sync", "database"], default="consumer")
+    parser.add_argument("--python-beside", action="store_true", help="a thread running Python beside the moves")
     args = parser.parse_args()
     admin(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
     admin(f"CREATE DATABASE {DATABASE}")
@@ -147,7 +158,8 @@ def measure(args) -> None:
         return sorted(times)
 
     cpu.clear()
-    times = asyncio.run(play())
+    with python_beside(args.python_beside):
+        times = asyncio.run(play())
     print(
         f"{args.moves} moves by the {args.path} path, incl. one table read: p50 {statistics.median(times):.2f} ms, "
         f"p99 {times[int(len(times) * 0.99) - 1]:.2f} ms, mean {statistics.fmean(times):.2f} ms"
@@ -158,6 +170,30 @@ def measure(args) -> None:
     if profiler:
         stats = pstats.Stats(profiler).sort_stats("cumulative")
         stats.print_stats(30)
+
+
+@contextmanager
+def python_beside(on: bool) -> Iterator[None]:
+    """While the block runs, a thread that only runs Python (``on``), as a server's event loop does beside its
+    database thread."""
+    if not on:
+        yield
+        return
+    stop = threading.Event()
+    documents = [{f"key {i}": [i, str(i) * 5, {"x": i}] for i in range(20)} for _ in range(2000)]
+
+    def encode() -> None:
+        while not stop.is_set():
+            for document in documents:
+                json.dumps(document)
+
+    thread = threading.Thread(target=encode, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
 
 
 if __name__ == "__main__":
