@@ -1,7 +1,7 @@
 """Live-play benchmark (targets in docs/architecture.md), against real Daphne, PostgreSQL and Redis.
 
     .venv/bin/python bench/live/run.py [--tables 50 --players 4 --moves 30 --rounds 3 --think 1.0 --held 1000]
-                                       [--servers 2]
+                                       [--servers 2] [--against ../other-checkout]
 
 1. Move round trip: ``--tables`` Palabras Cortas tables of ``--players`` students, every seat a websocket to the real
    app (``config.asgi``, session cookie, origin check), each table playing ``--moves`` draw/discard moves by whoever's
@@ -13,6 +13,12 @@
    the ratio of their medians is printed for the whole run and round by round.
 3. Held sockets: more tables join until ``--held`` sockets are open, the first tables play again, then every
    socket is asked for a snapshot: errors of any kind are counted (target: none).
+
+``--against PATH`` compares two commits in the same minutes: PATH is another checkout of this project (a
+``git worktree`` of the commit before, say, with the same migrations), whose app servers run beside this one's
+and play as many other tables of the same world in every round, after this checkout's moves. It prints their
+figures, and this checkout's p50 ÷ theirs round by round; the machine's drift from minute to minute, which moves
+separate runs by more than most changes, then falls on both alike.
 
 Each of the ``--servers`` app processes (and as many echo processes) is a Daphne on 127.0.0.1; the seats of a table
 are spread over them, so moves cross processes through Redis as in production. Scratch services: the database
@@ -137,14 +143,16 @@ def wait_for_port(port: int, process: subprocess.Popen, log: Path, timeout: floa
 
 
 @contextmanager
-def daphne(application: str, env: dict[str, str], logs: Path):
-    """One Daphne process serving ``application``; yields its port, and stops it (killing if need be) afterwards."""
+def daphne(application: str, env: dict[str, str], logs: Path, tree: Path = ROOT):
+    """One Daphne process serving ``application`` from the checkout ``tree``; yields its port, and stops it (killing
+    if need be) afterwards."""
     port = free_port()
-    log = logs / f"{application.split(':')[0]}-{port}.log"
+    tag = "" if tree == ROOT else "against."
+    log = logs / f"{tag}{application.split(':')[0]}-{port}.log"
     with open(log, "w") as out:
         process = subprocess.Popen(
             [str(ROOT / ".venv/bin/daphne"), "-b", HOST, "-p", str(port), "-v", "0", application],
-            cwd=ROOT,
+            cwd=tree,  # Daphne imports the application from its working directory
             env=env,
             stdout=out,
             stderr=subprocess.STDOUT,
@@ -228,33 +236,50 @@ def rounds_of(total: int, rounds: int) -> list[int]:
     return [total // rounds + (i < total % rounds) for i in range(rounds)]
 
 
-async def measure(app_ports: list[int], echo_ports: list[int], plans: list, args) -> dict:
+async def measure(
+    app_ports: list[int], echo_ports: list[int], plans: list, args, against_ports: list[int] | None = None
+) -> dict:
     """Phases 1 and 2 in alternate rounds (echo, moves, echo, moves…), so that both meet the machine as it is
-    in the same minutes (its speed drifts with whatever else runs); then phase 3 with every planned table."""
-    errors, echo_errors = clients.Errors(), clients.Errors()
+    in the same minutes (its speed drifts with whatever else runs); then phase 3 with every planned table. With
+    ``against_ports`` (``--against``), each round also plays as many other tables on those servers, after this
+    checkout's."""
+    errors, echo_errors, against_errors = clients.Errors(), clients.Errors(), clients.Errors()
     urls = [f"ws://{HOST}:{port}" for port in app_ports]
     origin = f"http://{HOST}:{app_ports[0]}"
     rooms = await open_echo_rooms(echo_ports, args.tables, args.players, echo_errors)
     playing = await connect_tables(plans[: args.tables], urls, origin, errors)
+    against: list = []
+    if against_ports:
+        against_urls = [f"ws://{HOST}:{port}" for port in against_ports]
+        against_origin = f"http://{HOST}:{against_ports[0]}"
+        against = await connect_tables(plans[-args.tables :], against_urls, against_origin, errors)
     moves: list[float] = []
     echoes: list[float] = []
     ratios: list[float] = []
+    against_moves: list[float] = []
+    against_ratios: list[float] = []
     sent = 0
     for count in rounds_of(args.moves, args.rounds):
         round_echoes = await asyncio.gather(
             *(clients.echo(room, count, args.think, echo_errors, first=sent) for room in rooms)
         )
         round_moves = await play_tables(playing, count, args.think, errors)
+        round_against = await play_tables(against, count, args.think, against_errors) if against else []
         sent += count
         echo_rtts = [rtt for rtts in round_echoes for rtt in rtts]
         echoes += echo_rtts
         moves += round_moves
+        against_moves += round_against
         if echo_rtts and round_moves:
             ratios.append(percentile(round_moves, 50) / percentile(echo_rtts, 50))
+        if echo_rtts and round_against:
+            against_ratios.append(percentile(round_against, 50) / percentile(echo_rtts, 50))
     await close_all([listener for room in rooms for listener in room])
+    await close_all([seat for table in against for seat in table])
     first_errors = errors.total
 
-    idle = await connect_tables(plans[args.tables :], urls, origin, errors)
+    # The other checkout's tables (the last ones) have moved on: they are not opened again.
+    idle = await connect_tables(plans[args.tables : len(plans) - len(against)], urls, origin, errors)
     held = [seat for table in playing + idle for seat in table]
     loaded = await play_tables(playing, args.moves, args.think, errors)
     answered = await clients.still_alive(held, errors)
@@ -263,6 +288,9 @@ async def measure(app_ports: list[int], echo_ports: list[int], plans: list, args
         "moves": moves,
         "echoes": echoes,
         "ratios": ratios,
+        "against_moves": against_moves,
+        "against_ratios": against_ratios,
+        "against_errors": against_errors,
         "move_errors": first_errors,
         "echo_errors": echo_errors.total,
         "held": len(held),
@@ -280,6 +308,27 @@ async def close_all(listeners: list) -> None:
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))] if ordered else float("nan")
+
+
+def against_rows(args, live: dict, echo_p50: float) -> list[tuple]:
+    """``--against``: the other checkout's moves, timed in the same rounds (never a target: a comparison)."""
+    if not args.against:
+        return []
+    theirs = live["against_moves"]
+    ratios = live["against_ratios"]
+    mine_over_theirs = [m / t for m, t in zip(live["ratios"], ratios, strict=False)]
+    return [
+        (
+            f"--against: move p50 / p99 ({len(theirs)} moves)",
+            f"{percentile(theirs, 50):.1f} / {percentile(theirs, 99):.1f} ms",
+            "",
+            None,
+        ),
+        ("--against: move p50 ÷ echo p50", f"{percentile(theirs, 50) / echo_p50:.2f}×", "", None),
+        (f"  the same, round by round ({len(ratios)})", " ".join(f"{r:.2f}" for r in ratios), "", None),
+        ("this ÷ --against, p50, round by round", " ".join(f"{r:.2f}" for r in mine_over_theirs), "", None),
+        ("--against: errors", str(live["against_errors"].total), "0", None),
+    ]
 
 
 def report(args, live: dict, problems: Counter) -> bool:
@@ -301,6 +350,7 @@ def report(args, live: dict, problems: Counter) -> bool:
             None,
         ),
         ("errors while timing moves / echoes", f"{live['move_errors']} / {echo_errors}", "0", None),
+        *against_rows(args, live, e50),
         (
             "sockets held / answering at the end",
             f"{live['held']} / {live['answered']}",
@@ -354,11 +404,20 @@ def parse_args() -> argparse.Namespace:
         help="settings module of every process",
     )
     parser.add_argument("--redis-db", type=int, default=5, help="an empty Redis database to use and flush")
+    parser.add_argument(
+        "--against",
+        type=Path,
+        help="a checkout of another commit (the same migrations) whose app servers play as many other tables in the "
+        "same rounds, after this checkout's: a before-and-after comparison in the same minutes",
+    )
     args = parser.parse_args()
     if args.held < args.tables * args.players or args.held % args.players:
         parser.error("--held must be a multiple of --players and at least --tables × --players")
     if not 1 <= args.rounds <= args.moves:
         parser.error("--rounds must be between 1 and --moves")
+    if args.against is not None and not (args.against / "config" / "asgi.py").is_file():
+        parser.error(f"--against {args.against}: not a checkout of this project")
+
     return args
 
 
@@ -380,7 +439,8 @@ def main() -> int:
         print("Migrating the scratch database and creating classes, students and lessons…", flush=True)
         migrate(env)
         started = time.monotonic()
-        plans = build_world(env, args.held // args.players, args.players)
+        # With --against, as many tables more for the other checkout's servers.
+        plans = build_world(env, args.held // args.players + (args.tables if args.against else 0), args.players)
         print(f"  {len(plans)} tables in {time.monotonic() - started:.0f} s; starting servers…", flush=True)
         with ExitStack() as servers:
             app_ports = [
@@ -389,8 +449,12 @@ def main() -> int:
             echo_ports = [
                 servers.enter_context(daphne("bench.live.echo:application", env, logs)) for _ in range(args.servers)
             ]
+            against_ports = [
+                servers.enter_context(daphne("config.asgi:application", env, logs, tree=args.against.resolve()))
+                for _ in range(args.servers if args.against else 0)
+            ]
             print("Timing the bare echo and moves in alternate rounds, then holding every socket…", flush=True)
-            live = asyncio.run(measure(app_ports, echo_ports, plans, args))
+            live = asyncio.run(measure(app_ports, echo_ports, plans, args, against_ports))
         # Read the logs once the servers have stopped: the last disconnects are handled after the clients close.
         met = report(args, live, server_problems(logs))
     return 0 if met else 1
