@@ -22,11 +22,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-import orjson
-
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from config.transport import json_bytes  # noqa: E402
 from games.engine import AppError, Context, censor_all  # noqa: E402
 from games.rules import GAMES  # noqa: E402
 from tests.games.contract.cases import CASES  # noqa: E402
@@ -59,13 +58,9 @@ def play_to(slug: str, players: int, moves: int, seed: int, options: dict | None
 def server_work(rules, state: dict, seat: int, action: dict, ctx: Context) -> tuple[int, int]:
     """What the server computes for one move; returns the bytes of the state row and of one seat's message."""
     new_state, events = rules.apply(state, seat, action, ctx)
-    # Serialised as config.transport.json_bytes does it (orjson), without importing the server's settings.
-    row = orjson.dumps(new_state, option=orjson.OPT_NON_STR_KEYS)
+    row = json_bytes(new_state)
     copies = {
-        r: orjson.dumps(
-            {"type": "event", "seq": 1, "events": censor_all(events, r), "view": rules.view(new_state, r)},
-            option=orjson.OPT_NON_STR_KEYS,
-        )
+        r: json_bytes({"type": "event", "seq": 1, "events": censor_all(events, r), "view": rules.view(new_state, r)})
         for r in [*active_seats(new_state), None]
     }
     return len(row), len(copies[seat])
@@ -108,7 +103,7 @@ def main() -> int:
         found = first_reaching("palabra", 4, moves, args.seed)
         words = "?"
         if found is not None:
-            words = str(orjson.dumps(found[1]).count(b'"word"'))
+            words = str(json_bytes(found[1]).count(b'"word"'))
         measure(f"Palabra, 4 players, at move {moves} ({words} words)", found, args.repeats)
     for players in (2, 4, 6, 8):
         measure(

@@ -252,12 +252,13 @@ async def measure(
     if against_ports:
         against_urls = [f"ws://{HOST}:{port}" for port in against_ports]
         against_origin = f"http://{HOST}:{against_ports[0]}"
-        against = await connect_tables(plans[-args.tables :], against_urls, against_origin, errors)
+        against = await connect_tables(plans[-args.tables :], against_urls, against_origin, against_errors)
     moves: list[float] = []
     echoes: list[float] = []
     ratios: list[float] = []
     against_moves: list[float] = []
     against_ratios: list[float] = []
+    mine_over_theirs: list[float] = []  # this checkout's p50 ÷ the other's, in each round both played
     sent = 0
     for count in rounds_of(args.moves, args.rounds):
         round_echoes = await asyncio.gather(
@@ -274,6 +275,8 @@ async def measure(
             ratios.append(percentile(round_moves, 50) / percentile(echo_rtts, 50))
         if echo_rtts and round_against:
             against_ratios.append(percentile(round_against, 50) / percentile(echo_rtts, 50))
+        if round_moves and round_against:
+            mine_over_theirs.append(percentile(round_moves, 50) / percentile(round_against, 50))
     await close_all([listener for room in rooms for listener in room])
     await close_all([seat for table in against for seat in table])
     first_errors = errors.total
@@ -290,6 +293,7 @@ async def measure(
         "ratios": ratios,
         "against_moves": against_moves,
         "against_ratios": against_ratios,
+        "mine_over_theirs": mine_over_theirs,
         "against_errors": against_errors,
         "move_errors": first_errors,
         "echo_errors": echo_errors.total,
@@ -316,7 +320,6 @@ def against_rows(args, live: dict, echo_p50: float) -> list[tuple]:
         return []
     theirs = live["against_moves"]
     ratios = live["against_ratios"]
-    mine_over_theirs = [m / t for m, t in zip(live["ratios"], ratios, strict=False)]
     return [
         (
             f"--against: move p50 / p99 ({len(theirs)} moves)",
@@ -326,7 +329,7 @@ def against_rows(args, live: dict, echo_p50: float) -> list[tuple]:
         ),
         ("--against: move p50 ÷ echo p50", f"{percentile(theirs, 50) / echo_p50:.2f}×", "", None),
         (f"  the same, round by round ({len(ratios)})", " ".join(f"{r:.2f}" for r in ratios), "", None),
-        ("this ÷ --against, p50, round by round", " ".join(f"{r:.2f}" for r in mine_over_theirs), "", None),
+        ("this ÷ --against, p50, round by round", " ".join(f"{r:.2f}" for r in live["mine_over_theirs"]), "", None),
         ("--against: errors", str(live["against_errors"].total), "0", None),
     ]
 

@@ -350,12 +350,8 @@ class Game:
         with ``cannot_time_out`` otherwise (the server then alerts the teacher)."""
         name = self.timeout_action
         spec = self.action_specs.get(name) if name else None
-        if spec is None or spec.fields:
+        if spec is None or spec.fields or not self._is_open(spec, state, seat, self.status(state)):
             raise AppError(CANNOT_TIME_OUT, "The rules have no pass for this turn: the teacher decides.")
-        try:
-            self._check_open(spec, state, seat, self.status(state))
-        except AppError:
-            raise AppError(CANNOT_TIME_OUT, "The rules have no pass for this turn: the teacher decides.") from None
         events: list[Event] = getattr(self, spec.handler)(state, seat, {"type": spec.type}, ctx)
         return events
 
