@@ -136,6 +136,14 @@ async def send_deferred(deferred: Deferred) -> None:
             await sync_to_async(_run_all, thread_sensitive=False)(deferred.later)
 
 
+def send_now(deferred: Deferred) -> None:
+    """Send the collected broadcasts from this thread, then do the later work (what a caller that will not send
+    them, having failed, collected)."""
+    for group, message in deferred.messages:
+        group_send(group, message)
+    _run_all(deferred.later)
+
+
 # The sends under way (asyncio keeps only weak references to tasks: one nobody holds may vanish mid-send).
 _sending: set[asyncio.Task] = set()
 

@@ -2,8 +2,8 @@
 
 A table connection joins its table's group; each broadcast there carries every seat's censored events and view,
 and a connection forwards its own seat's copy only (the spectators' to the teacher), never the whole message.
-Actions go through ``moves.apply_action_deferred``, whose committed broadcasts this event loop then sends (the
-database thread does not wait on Redis); every refusal is answered to the sender only, followed by a snapshot.
+Actions are played on this event loop (``loop_moves.apply_action``; on a database thread where they must be), and
+their committed broadcasts sent from it; every refusal is answered to the sender only, followed by a snapshot.
 """
 
 import logging
@@ -14,7 +14,7 @@ from config.dbthreads import db_async
 from config.websocket import CLOSE_FORBIDDEN, JsonConsumer, Schema
 from games import selectors
 from games.engine import AppError
-from games.services import moves, robots
+from games.services import loop_moves, moves, robots
 from learning.models import User
 
 logger = logging.getLogger(__name__)
@@ -76,9 +76,7 @@ class TableConsumer(JsonConsumer):
         client_id = message.get("client_id")
         client_id = client_id[:CLIENT_ID_MAX] if client_id is not None else None
         try:
-            _, deferred = await db_async(moves.apply_action_deferred)(
-                self.table_id, self.scope["user"], message["action"]
-            )
+            deferred = await loop_moves.apply_action(self.table_id, self.scope["user"], message["action"])
         except AppError as error:
             await self.send_error(error.code, error.message, client_id)
             await self.send_snapshot()

@@ -15,12 +15,20 @@ from games.rules import GAMES
 from learning.models import Classroom, User
 from learning.selectors import student_of
 from lexicons import services as lexicon_services
+from lexicons.models import Lexicon
 
 
-def word_list_for(lexicon_id: int | None) -> WordList | None:
+def word_list_for(lexicon_id: int | None, lexicon: Lexicon | None = None) -> WordList | None:
     """The word list a table's rules check words against (``None``: no lexicon). It is read when the rules first
-    use it, and raises ``LexiconNotReady`` then if the lexicon has no complete import."""
-    return None if lexicon_id is None else TableWordList(lexicon_id)
+    use it, and raises ``LexiconNotReady`` then if the lexicon has no complete import. ``lexicon``: its row as just
+    read, where nothing more may be read (a move on the event loop): see :class:`LoadedWordList`."""
+    if lexicon_id is None:
+        return None
+    return TableWordList(lexicon_id) if lexicon is None else LoadedWordList(lexicon)
+
+
+class NeedsDatabase(Exception):
+    """A :class:`LoadedWordList` was asked for what only the database has."""
 
 
 class TableWordList:
@@ -34,8 +42,11 @@ class TableWordList:
     @property
     def words(self) -> WordList:
         if self._words is None:
-            self._words = lexicon_services.word_list(self.lexicon_id)
+            self._words = self._load()
         return self._words
+
+    def _load(self) -> WordList:
+        return lexicon_services.word_list(self.lexicon_id)
 
     @property
     def language(self) -> str:
@@ -52,6 +63,25 @@ class TableWordList:
 
     def keys(self) -> frozenset[str]:
         return self.words.keys()
+
+
+class LoadedWordList(TableWordList):
+    """A table's word list where nothing may be read from the database: the keys this process has loaded already,
+    checked against the lexicon's row read with the table (so a new version is never missed). Keys not loaded yet,
+    or a word's analyses (read from the lexicon's entries), raise :class:`NeedsDatabase`."""
+
+    def __init__(self, lexicon: Lexicon) -> None:
+        super().__init__(lexicon.pk)
+        self._lexicon = lexicon
+
+    def _load(self) -> WordList:
+        words = lexicon_services.loaded_word_list(self._lexicon)
+        if words is None:
+            raise NeedsDatabase(f"the keys of lexicon {self.lexicon_id} are not loaded in this process")
+        return words
+
+    def analyses(self, key: str) -> list[Mapping[str, Any]]:
+        raise NeedsDatabase("a word's analyses are read from the lexicon's entries")
 
 
 @dataclass(frozen=True)

@@ -542,12 +542,10 @@ def word_list(lexicon: Lexicon | int) -> LexiconWordList:
     Pass a fresh ``Lexicon`` (or its id): a new version is noticed by comparing version numbers."""
     if not isinstance(lexicon, Lexicon):
         lexicon = Lexicon.objects.get(pk=lexicon)
-    if not lexicon.is_usable:
-        raise LexiconNotReady(f"{lexicon.name} has no complete import yet")
-    identity = _identity(lexicon)
-    cached = _cache.get(lexicon.pk)
-    if cached is not None and cached.identity == identity:
+    cached = loaded_word_list(lexicon)
+    if cached is not None:
         return cached
+    identity = _identity(lexicon)
     with _cache_lock:
         cached = _cache.get(lexicon.pk)
         if cached is None or cached.identity != identity:
@@ -555,6 +553,15 @@ def word_list(lexicon: Lexicon | int) -> LexiconWordList:
             cached = LexiconWordList(lexicon, frozenset(keys.iterator(chunk_size=20000)))
             _cache[lexicon.pk] = cached
     return cached
+
+
+def loaded_word_list(lexicon: Lexicon) -> LexiconWordList | None:
+    """The word list of ``lexicon`` (as read, fresh) if this process has its keys loaded already; ``None`` if they
+    would have to be read first. Reads nothing (the move on the event loop asks it)."""
+    if not lexicon.is_usable:
+        raise LexiconNotReady(f"{lexicon.name} has no complete import yet")
+    cached = _cache.get(lexicon.pk)
+    return cached if cached is not None and cached.identity == _identity(lexicon) else None
 
 
 def _identity(lexicon: Lexicon) -> tuple:

@@ -12,6 +12,7 @@ from django.conf import settings
 from django.test import Client
 from django.utils.module_loading import import_string
 
+from config import asyncdb
 from config.asgi import application
 from config.celery import app as celery_app
 from config.settings.base import redis_channel_layers
@@ -92,6 +93,7 @@ async def disconnect_communicators():
         started = ws._future  # asgiref starts the application on first use of ``future``: don't start one here
         if started is not None and not started.done():
             await ws.disconnect(timeout=5)
+    await asyncdb.close()  # the connections of this loop's moves (config/asyncdb.py) end with it
 
 
 @pytest.fixture(scope="session")

@@ -118,6 +118,12 @@ DATABASE_THREADS = env.int(
     "DATABASE_THREADS", max(1, min(4, DATABASE_POOL_MAX_SIZE - 2)), validate=lambda n: 1 <= n <= DATABASE_POOL_MAX_SIZE
 )
 
+# A student's move is played on the server's event loop with psycopg's async connections (config/asyncdb.py,
+# games/services/loop_moves.py), at most DATABASE_LOOP_CONNECTIONS per server process (a move holds one for its two
+# round trips); false puts every move back on the database threads. Only with PostgreSQL: SQLite stays on a thread.
+MOVES_ON_LOOP = env.bool("MOVES_ON_LOOP", True)
+DATABASE_LOOP_CONNECTIONS = env.int("DATABASE_LOOP_CONNECTIONS", 4, validate=lambda n: n >= 1)
+
 AUTH_USER_MODEL = "learning.User"
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

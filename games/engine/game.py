@@ -197,6 +197,8 @@ class Game:
     # A teacher's action that ends play by the rules' own end (Grabble: end the play and go to the quiz), which
     # ending a lesson may send; ``None``: the game has none (ending it means scoring it as it stands).
     end_action: ClassVar[str | None] = None
+    # Actions whose rules may take long (a search, not a check): the server plays them off its event loop.
+    long_actions: ClassVar[frozenset[str]] = frozenset()
     # Fields of views and events that name pieces by id: the contract suite looks there for hidden pieces.
     piece_fields: ClassVar[tuple[str, ...]] = ("id", "card", "cards", "tile", "tiles")
 

@@ -16,6 +16,7 @@ while that thread (which every table of the server process shares) waits on Redi
 """
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
@@ -26,7 +27,7 @@ from django.utils import timezone
 from config import transport
 from config.transport import Deferred
 from games import selectors
-from games.engine import Action, AppError, Context, Event, Game, censor_all
+from games.engine import Action, AppError, Context, Event, Game, WordList, censor_all
 from games.engine.errors import CANNOT_TIME_OUT
 from games.engine.game import TIMEOUT
 from games.models import Move, Seat, Table
@@ -48,8 +49,14 @@ def run_rules(
     play: Callable[[Context], tuple[dict[str, Any], list[Event]]], lexicon_id: int | None, now: datetime
 ) -> tuple[dict[str, Any], list[Event]]:
     """Run one rules call with the table's lexicon (their refusals are :class:`AppError` already)."""
+    return _run_rules(play, selectors.word_list_for(lexicon_id), now)
+
+
+def _run_rules(
+    play: Callable[[Context], tuple[dict[str, Any], list[Event]]], words: WordList | None, now: datetime
+) -> tuple[dict[str, Any], list[Event]]:
     try:
-        return play(Context(selectors.word_list_for(lexicon_id), now.timestamp()))
+        return play(Context(words, now.timestamp()))
     except lexicon_services.LexiconNotReady:
         raise AppError("lexicon_not_ready", "The table's lexicon is being imported; try again shortly.") from None
 
@@ -63,8 +70,14 @@ def apply_action_deferred(
     failed (it raises). Inside a caller's own transaction nothing is deferred: that commit is not ours to wait for."""
     if transaction.get_connection().in_atomic_block:
         return apply_action(table_id, user, action, expected_version), Deferred()
-    with transport.deferring() as deferred:
-        move = apply_action(table_id, user, action, expected_version)
+    try:
+        with transport.deferring() as deferred:
+            move = apply_action(table_id, user, action, expected_version)
+    except AppError:
+        # A refusal may follow a commit of its own (the turn clock's alert to the teacher), whose broadcasts nobody
+        # would send: they go now.
+        transport.send_now(deferred)
+        raise
     return move, deferred
 
 
@@ -79,7 +92,7 @@ def apply_action(table_id: int, user: User, action: Action, expected_version: in
     Raises :class:`AppError` (ours, or the rules' codes unchanged) and then nothing has changed.
     ``expected_version``: refuse with ``stale`` unless the table is still at that sequence number.
     """
-    return _apply(table_id, lambda table, seats: _acting_seat(table, user, seats), user, action, expected_version)
+    return _apply(table_id, partial(acting_seat, user=user), user, action, expected_version)
 
 
 def apply_robot_action(table_id: int, seat: int | None, action: Action, expected_version: int) -> Move:
@@ -105,26 +118,12 @@ def _apply(
     action: Action,
     expected_version: int | None,
 ) -> Move:
-    if not isinstance(action, dict):
-        raise AppError(BAD_ACTION, "An action must be a JSON object with a type.")
+    check_shape(action)
     alert: AppError | None = None
     with table_rows.move_transaction():
         table, seats = table_rows.locked_with_seats(table_id)
-        seat = seat_of(table, seats)
-        if table.status == Table.Status.PAUSED:
-            raise AppError(PAUSED, "The teacher has paused this table; wait until it resumes.")
-        if table.status == Table.Status.KEPT:
-            raise AppError(PAUSED, "This game is kept for the next lesson; it resumes then.")
-        if table.status == Table.Status.FINISHED:
-            raise AppError(FINISHED, "This game is over.")
-        now = timezone.now()
-        if action.get("type") == TIMEOUT:
-            expected_version = _check_timeout(table, action, now)
-        if expected_version is not None and expected_version != table.version:
-            raise AppError(STALE, "Someone moved first: the table has changed, look again and retry.")
-        rules = selectors.rules_of(table.game)
         try:
-            state, events = run_rules(partial(rules.apply, table.state, seat, action), table.lexicon_id, now)
+            played = play(table, seats, seat_of, action, expected_version, selectors.word_list_for(table.lexicon_id))
         except AppError as error:
             if error.code != CANNOT_TIME_OUT:
                 raise
@@ -135,17 +134,60 @@ def _apply(
         else:
             return record(
                 table,
-                rules,
-                state,
-                events,
+                played.rules,
+                played.state,
+                played.events,
                 kind=Move.Kind.ACTION,
-                seat=seat,
+                seat=played.seat,
                 actor=user,
                 action=action,
-                now=now,
+                now=played.now,
                 seated=selectors.players(table, seats),
             )
     raise alert or AppError(CANNOT_TIME_OUT, "The turn cannot pass.")
+
+
+def check_shape(action: Action) -> None:
+    if not isinstance(action, dict):
+        raise AppError(BAD_ACTION, "An action must be a JSON object with a type.")
+
+
+@dataclass(frozen=True)
+class Played:
+    """An action checked and played by the rules at the locked table: its new state and events, not yet saved."""
+
+    rules: Game
+    state: dict[str, Any]
+    events: list[Event]
+    seat: int | None
+    now: datetime
+
+
+def play(
+    table: Table,
+    seats: list[Seat],
+    seat_of: Callable[[Table, list[Seat]], int | None],
+    action: Action,
+    expected_version: int | None,
+    words: WordList | None,
+) -> Played:
+    """Every check of an action at ``table`` (read under its lock, with its ``seats``), then its rules with the word
+    list ``words``; raises :class:`AppError` and then nothing has changed. Whichever thread or loop plays it."""
+    seat = seat_of(table, seats)
+    if table.status == Table.Status.PAUSED:
+        raise AppError(PAUSED, "The teacher has paused this table; wait until it resumes.")
+    if table.status == Table.Status.KEPT:
+        raise AppError(PAUSED, "This game is kept for the next lesson; it resumes then.")
+    if table.status == Table.Status.FINISHED:
+        raise AppError(FINISHED, "This game is over.")
+    now = timezone.now()
+    if action.get("type") == TIMEOUT:
+        expected_version = _check_timeout(table, action, now)
+    if expected_version is not None and expected_version != table.version:
+        raise AppError(STALE, "Someone moved first: the table has changed, look again and retry.")
+    rules = selectors.rules_of(table.game)
+    state, events = _run_rules(partial(rules.apply, table.state, seat, action), words, now)
+    return Played(rules, state, events, seat, now)
 
 
 def _check_timeout(table: Table, action: Action, now: datetime) -> int:
@@ -163,12 +205,11 @@ def _check_timeout(table: Table, action: Action, now: datetime) -> int:
 def preview_action(table_id: int, user: User, action: Action) -> dict[str, Any]:
     """What ``action`` by ``user`` would do at the table now (words formed, a score), for the sender only: the
     rules check it as they would a move, but nothing is locked, stored or broadcast."""
-    if not isinstance(action, dict):
-        raise AppError(BAD_ACTION, "An action must be a JSON object with a type.")
+    check_shape(action)
     table = selectors.table_by_id(table_id)
     if table is None:
         raise AppError(NOT_FOUND, "There is no such table.")
-    seat = _acting_seat(table, user, selectors.seats_of(table))
+    seat = acting_seat(table, selectors.seats_of(table), user)
     if table.status != Table.Status.PLAYING:
         raise AppError(PAUSED if table.status == Table.Status.PAUSED else FINISHED, "Nothing can be played now.")
     rules = selectors.rules_of(table.game)
@@ -176,11 +217,16 @@ def preview_action(table_id: int, user: User, action: Action) -> dict[str, Any]:
     return rules.preview(table.state, seat, action, ctx)
 
 
-def _acting_seat(table: Table, user: User, seats: list[Seat]) -> int | None:
+def acting_seat(table: Table, seats: list[Seat], user: User) -> int | None:
+    """``user``'s seat at the table (``None``: the class's teacher); refused for anyone else."""
     access = selectors.access(user, table, seats)
     if access is None:
         raise AppError(FORBIDDEN, "You do not play at this table.")
     return access.seat
+
+
+# The table's fields a move saves.
+SAVED_FIELDS = ("state", "version", "status", "updated", "turn_deadline", "clock_left", "timed_out")
 
 
 def record(
@@ -198,6 +244,26 @@ def record(
 ) -> Move:
     """Save the new state and log the move; on commit, broadcast it and have its encounters recorded. ``seated``:
     the table's players as read under the lock (``None``: read them when broadcasting)."""
+    move = advance(table, rules, state, events, kind=kind, seat=seat, actor=actor, action=action, now=now)
+    table_rows.save_move(table, SAVED_FIELDS, move)
+    for job in after_commit(table, rules, move, seated):
+        transaction.on_commit(job)
+    return move
+
+
+def advance(
+    table: Table,
+    rules: Game,
+    state: dict[str, Any],
+    events: list[Event],
+    *,
+    kind: str,
+    seat: int | None,
+    actor: User | None,
+    action: Action,
+    now: datetime,
+) -> Move:
+    """The table moved on to ``state`` (its version, status and clock; not saved) and the move that logs it."""
     # Who was to act before the move: only a table with a turn clock needs it (a new turn restarts the clock).
     before = rules.status(table.state).to_act if table.state.get("clock_seconds") else ()
     table.version += 1
@@ -212,20 +278,24 @@ def record(
     # Most moves meet no word (a draw, a discard, a bid): they send learning no job at all, and its catch-up at a
     # lesson's end passes them over (the rules' encounters are pure, so asking now answers what the job would).
     move.recordable = bool(rules.encounters(state, events))
-    table_rows.save_move(
-        table, ("state", "version", "status", "updated", "turn_deadline", "clock_left", "timed_out"), move
-    )
-    _broadcast_events(table, rules, state, events, seated)
-    if move.recordable:
-        _enqueue_recording(move)
-    _wake_robots(table, seated)
     return move
 
 
-def _wake_robots(table: Table, seated: list[dict[str, Any]] | None) -> None:
+def after_commit(
+    table: Table, rules: Game, move: Move, seated: list[dict[str, Any]] | None
+) -> list[Callable[[], None]]:
+    """What a saved move leaves to do once it is committed, in order: its broadcasts, its learning job (if it met a
+    word) and its robots' turn (if the table has robots). Each sends, or hands its work to a deferring caller
+    (:func:`config.transport.deferring`)."""
     from games.services import robots  # robots play through this module
 
-    robots.after_commit(table.id, table.version, seated)
+    jobs = [_broadcast(table, rules, table.state, move.events, seated)]
+    if move.recordable:
+        jobs.append(_recording(move))
+    wake = robots.waking(table.id, table.version, seated)
+    if wake is not None:
+        jobs.append(wake)
+    return jobs
 
 
 def restart_clock(table: Table, now: datetime, new_turn: bool) -> None:
@@ -243,16 +313,21 @@ def restart_clock(table: Table, now: datetime, new_turn: bool) -> None:
         table.turn_deadline, table.clock_left = None, float(seconds)
 
 
-def _enqueue_recording(move: Move) -> None:
+def _recording(move: Move) -> Callable[[], None]:
     """The learning job is published after the broadcasts: when deferred, once the consumer has sent them."""
     publish = partial(learning_services.publish_recording, move.pk)
-    transaction.on_commit(lambda: transport.defer_later(publish) or publish())
+
+    def job() -> None:
+        if not transport.defer_later(publish):
+            publish()
+
+    return job
 
 
 # -- broadcasting ------------------------------------------------------------------------------------------------
-def _broadcast_events(
+def _broadcast(
     table: Table, rules: Game, state: dict[str, Any], events: list[Event], seated: list[dict[str, Any]] | None
-) -> None:
+) -> Callable[[], None]:
     """After the commit: each seat still playing, and the spectators, get their censored events and their view."""
     seq = table.version
 
@@ -279,18 +354,19 @@ def _broadcast_events(
         transport.group_send(transport.table_group(table.id), message)
         send_dashboard_row(table, players)
 
-    transaction.on_commit(send)
+    return send
 
 
 def broadcast_refresh(table: Table) -> None:
     """The table's status changed (not its game state): every open page fetches a fresh snapshot."""
+    from games.services import robots
 
     def send() -> None:
         transport.group_send(transport.table_group(table.id), {"type": "table.refresh"})
         send_dashboard_row(table)
 
     transaction.on_commit(send)
-    _wake_robots(table, None)  # a resumed table's robots carry on
+    robots.after_commit(table.id, table.version, None)  # a resumed table's robots carry on
 
 
 def send_dashboard_row(table: Table, seated: list[dict[str, Any]] | None = None) -> None:

@@ -21,6 +21,7 @@ import logging
 import random
 import threading
 from collections import deque
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
@@ -49,19 +50,27 @@ def robot_name(level: str) -> str:
 # -- scheduling ----------------------------------------------------------------------------------------------------
 def after_commit(table_id: int, version: int, seated: list[dict[str, Any]] | None) -> None:
     """Called inside the transaction of every change at a table: on commit, wake its robots (if it has any)."""
+    publish = waking(table_id, version, seated)
+    if publish is not None:
+        transaction.on_commit(publish)
+
+
+def waking(table_id: int, version: int, seated: list[dict[str, Any]] | None) -> Callable[[], None] | None:
+    """What wakes a table's robots once its change at ``version`` is committed; ``None`` when ``seated`` (the
+    table's players, if known) has no robot."""
     if seated is not None and not any(p.get("robot") for p in seated):
-        return
+        return None
 
     def job() -> None:
         wake(table_id, version, check=seated is None)
 
     # Like the learning job: a move played from a socket schedules its robots after its broadcasts, off the
-    # database thread that every table of the process shares.
+    # database thread that every table of the process shares (and off the event loop).
     def publish() -> None:
         if not transport.defer_later(job):
             job()
 
-    transaction.on_commit(publish)
+    return publish
 
 
 def wake(table_id: int, version: int, *, delay: float | None = None, check: bool = False) -> None:

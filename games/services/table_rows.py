@@ -31,6 +31,7 @@ from games import selectors
 from games.engine import AppError
 from games.models import Move, Seat, Table
 from learning.models import Student
+from lexicons.models import Lexicon
 
 NOT_FOUND = "not_found"
 
@@ -220,7 +221,11 @@ def locked_with_seats(table_id: int) -> tuple[Table, list[Seat]]:
             cursor.execute(_lock_sql(), [table_id])
     else:
         cursor.execute(_lock_sql(), [table_id])
-    row = cursor.fetchone()
+    return _locked_row(db, cursor.fetchone())
+
+
+def _locked_row(db: BaseDatabaseWrapper, row: Sequence[Any] | None) -> tuple[Table, list[Seat]]:
+    """The table and its seats from the row of :func:`_lock_sql`."""
     if row is None:
         raise AppError(NOT_FOUND, "There is no such table.")
     fields = Table._meta.concrete_fields
@@ -251,12 +256,7 @@ def save_move(table: Table, fields: Sequence[str], move: Move) -> None:
         table.save(update_fields=list(fields))
         move.save(force_insert=True)
         return
-    updated = [_field(Table, name) for name in fields]
-    inserted = _inserted_fields()
-    params = [_to_db(db, f, f.pre_save(table, False)) for f in updated]
-    params.append(table.pk)
-    params += [_to_db(db, f, f.pre_save(move, True)) for f in inserted]
-    sql = _save_sql(tuple(fields))
+    sql, params = _save_statement(db, table, fields, move)
     cursor = _cursor(db, sql)
     trip = _outermost_trip(db)
     if trip is not None and trip.begun and not trip.committed:
@@ -267,9 +267,72 @@ def save_move(table: Table, fields: Sequence[str], move: Move) -> None:
         trip.committed = True  # durable now; Django's block finds nothing to commit and runs the hooks
     else:
         cursor.execute(sql, params)
-    (move.pk,) = cursor.fetchone()
+    _saved(db, move, cursor.fetchone())
+
+
+def _save_statement(db: BaseDatabaseWrapper, table: Table, fields: Sequence[str], move: Move) -> tuple[str, list[Any]]:
+    """The save's statement (:func:`_save_sql`) and its parameters."""
+    params = [_to_db(db, f, f.pre_save(table, False)) for f in (_field(Table, name) for name in fields)]
+    params.append(table.pk)
+    params += [_to_db(db, f, f.pre_save(move, True)) for f in _inserted_fields()]
+    return _save_sql(tuple(fields)), params
+
+
+def _saved(db: BaseDatabaseWrapper, move: Move, row: Sequence[Any] | None) -> None:
+    assert row is not None  # INSERT … RETURNING always returns its row
+    (move.pk,) = row
     move._state.adding = False
     move._state.db = db.alias
+
+
+# -- the same two trips from the event loop (games/services/loop_moves.py) --------------------------------------------
+# On one of the loop's own connections (config/asyncdb.py, in autocommit): the move sends BEGIN with its locked read
+# and COMMIT with its save, as move_transaction does on a thread, and ROLLBACK (:func:`rollback_on`) if it stops in
+# between. The rows convert through the same fields as above; Django's connection object lends its conversions only
+# and is never connected here.
+async def locked_with_seats_on(
+    conn: psycopg.AsyncConnection, table_id: int
+) -> tuple[Table, list[Seat], Lexicon | None]:
+    """BEGIN, then :func:`locked_with_seats` and the table's lexicon (whose version tells whether this process has
+    its keys loaded), in one round trip. Raises :class:`AppError` ``not_found`` (the transaction left open)."""
+    async with conn.pipeline():
+        await conn.execute("BEGIN")
+        locked = await conn.execute(_lock_sql(), [table_id], prepare=True)
+        lexicon = await conn.execute(_lexicon_sql(), [table_id], prepare=True)
+    db = _connection()
+    table, seats = _locked_row(db, await locked.fetchone())
+    row = await lexicon.fetchone()
+    if row is None:
+        return table, seats, None
+    fields = Lexicon._meta.concrete_fields
+    values = [_from_db(db, f, v) for f, v in zip(fields, row, strict=True)]
+    return table, seats, Lexicon.from_db(db.alias, [f.attname for f in fields], values)
+
+
+async def save_move_on(conn: psycopg.AsyncConnection, table: Table, fields: Sequence[str], move: Move) -> None:
+    """:func:`save_move` and COMMIT, in one round trip: the move is durable when this returns."""
+    db = _connection()
+    sql, params = _save_statement(db, table, fields, move)
+    async with conn.pipeline():
+        saved = await conn.execute(sql, params, prepare=True)
+        await conn.execute("COMMIT")
+    _saved(db, move, await saved.fetchone())
+
+
+async def rollback_on(conn: psycopg.AsyncConnection) -> None:
+    """End the move's transaction without saving anything (a refusal, or an error)."""
+    if conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+        await conn.execute("ROLLBACK")
+
+
+@functools.cache
+def _lexicon_sql() -> str:
+    columns = ", ".join(_col(f) for f in Lexicon._meta.concrete_fields)
+    return (
+        f"SELECT {columns} FROM {_table_name(Lexicon)} "  # noqa: S608 - as in _lock_sql
+        f"WHERE {_col(_field(Lexicon, 'id'))} = (SELECT {_col(_field(Table, 'lexicon'))} "
+        f"FROM {_table_name(Table)} WHERE {_col(_field(Table, 'id'))} = %s)"
+    )
 
 
 def _inserted_fields() -> list[models.Field]:

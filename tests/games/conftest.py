@@ -18,7 +18,7 @@ def toy_game(monkeypatch):
     """The toy game is playable, and every table's word list is a small in-memory one. Not autouse: the rules
     tests under ``tests/games/rules`` must see ``GAMES`` as it is."""
     monkeypatch.setitem(GAMES, TOY.slug, TOY)
-    monkeypatch.setattr(selectors, "word_list_for", lambda lexicon_id: WORDS)
+    monkeypatch.setattr(selectors, "word_list_for", lambda lexicon_id, lexicon=None: WORDS)
     return TOY
 
 

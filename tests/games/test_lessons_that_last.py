@@ -388,7 +388,7 @@ def test_a_replay_equals_the_stored_state_at_every_step_and_hides_what_a_player_
     slug, teacher, classroom, monkeypatch
 ):
     rules = GAMES[slug]
-    monkeypatch.setattr(selectors, "word_list_for", lambda lexicon_id: case_for(slug).lexicon)
+    monkeypatch.setattr(selectors, "word_list_for", lambda lexicon_id, lexicon=None: case_for(slug).lexicon)
     table, states = played_into_a_table(rules, classroom, teacher, seed=11)
     assert len(states) > 3, "the random game made some moves"
     assert selectors.replay_states(table) == states

@@ -37,6 +37,7 @@ class Grabble(PlayPhase, QuizPhase, Game):
     language = "grc"
     renderer = "grabble"
     end_action = "end_play"  # ending a lesson may end the play here: the quiz then runs for the turns played
+    long_actions = frozenset({"hint"})  # the move finder searches every play of the rack (bench/grabble/hint.py)
     stylesheet = "games/grabble.css"
     min_players = 2
     max_players = 8

@@ -40,6 +40,7 @@ def test_random_games_keep_the_contract(slug):
 def test_every_game_declares_the_contract(slug):
     rules: Game = EVERY_GAME[slug]
     assert rules.action_specs, "a game declares its actions"
+    assert rules.long_actions <= set(rules.action_specs), "long_actions names declared actions"
     for spec in rules.action_specs.values():
         assert callable(getattr(rules, spec.handler))
         for hook in (spec.allowed, spec.choices, spec.preview):

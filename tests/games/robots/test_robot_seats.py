@@ -156,7 +156,7 @@ def test_a_student_practises_against_robots_and_resumes(classroom):
 
 
 def test_practice_words_are_marked_and_show_me_a_move(teacher, monkeypatch):
-    monkeypatch.setattr(selectors, "word_list_for", lambda lexicon_id: GENEROUS)
+    monkeypatch.setattr(selectors, "word_list_for", lambda lexicon_id, lexicon=None: GENEROUS)
     spanish = learning_services.create_classroom(teacher, "Español", Classroom.Language.SPANISH)
     ana = learning_services.join_classroom(spanish.join_code, "Ana")
     table = practice.start_practice(ana.user, "palabras_cortas_solitario")
@@ -194,7 +194,7 @@ def test_the_start_form_and_the_dashboard_control(client, teacher, classroom, th
 
 
 def test_the_class_page_offers_practice_and_the_table_shows_a_move(client, teacher, monkeypatch):
-    monkeypatch.setattr(selectors, "word_list_for", lambda lexicon_id: GENEROUS)
+    monkeypatch.setattr(selectors, "word_list_for", lambda lexicon_id, lexicon=None: GENEROUS)
     spanish = learning_services.create_classroom(teacher, "Español", Classroom.Language.SPANISH)
     ana = learning_services.join_classroom(spanish.join_code, "Ana")
     client.force_login(ana.user)
@@ -227,7 +227,7 @@ def test_a_robot_that_died_mid_thought_acts_when_the_table_is_next_read(teacher,
 def test_a_robot_takes_a_removed_players_seat_where_the_rules_allow(teacher, classroom, three, monkeypatch):
     from tests.games.contract.grabble import LEXICON
 
-    monkeypatch.setattr(selectors, "word_list_for", lambda lexicon_id: LEXICON)
+    monkeypatch.setattr(selectors, "word_list_for", lambda lexicon_id, lexicon=None: LEXICON)
     table = lessons.start_lesson(teacher, classroom, "grabble", None, {}, 3).tables.get()
     moderation.remove_player(teacher, table.id, 2)
     robot_service.PENDING.clear()

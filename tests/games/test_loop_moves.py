@@ -1,0 +1,321 @@
+"""The move played on the event loop (games/services/loop_moves.py) is the move a database thread plays: the same
+state, log, refusals and messages; durable before its messages exist; rolled back on a refusal or an error; and
+sent to a thread where the loop must not do the work (the teacher, long rules, the database beyond the locked read)."""
+
+import asyncio
+import json
+import logging
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from django.utils import timezone
+
+from config import asyncdb, transport
+from config.dbthreads import db_async
+from config.transport import Deferred
+from games import selectors
+from games.engine import AppError
+from games.models import Move, Table
+from games.services import lessons, loop_moves, moderation, moves
+from learning import services as learning_services
+from lexicons import services as lexicon_services
+from lexicons.models import Entry, Lexicon
+from tests.conftest import needs_postgresql
+from tests.games.conftest import WORDS, seated
+from tests.games.test_consumers import join
+
+pytestmark = [
+    needs_postgresql("the move on the event loop uses psycopg's async connections"),
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.asyncio,
+    pytest.mark.usefixtures("toy_game", "disconnect_communicators"),
+]
+
+db = database_sync_to_async
+
+
+@pytest.fixture
+def on_threads(monkeypatch) -> list[dict[str, Any]]:
+    """Every move the loop's path hands to a database thread."""
+    handed: list[dict[str, Any]] = []
+    on_thread = loop_moves._on_thread
+
+    async def counted(table_id: int, user, action: dict[str, Any]) -> Deferred:
+        handed.append(action)
+        return await on_thread(table_id, user, action)
+
+    monkeypatch.setattr(loop_moves, "_on_thread", counted)
+    return handed
+
+
+@pytest.fixture
+def twin_tables(teacher, classroom, students):
+    """Two tables of two seats at one state: one to play on the loop, the other on a thread."""
+    fourth = learning_services.join_classroom(classroom.join_code, "Dmitri")
+    ids = [s.id for s in [*students, fourth]]
+    lesson = lessons.start_lesson(teacher, classroom, "toy", None, {}, [ids[:2], ids[2:]])
+    loop, thread = lesson.tables.order_by("number")
+    Table.objects.filter(pk=thread.pk).update(state=loop.state, version=loop.version)
+    thread.refresh_from_db()
+    return loop, thread
+
+
+def _messages(deferred: Deferred) -> list[tuple[str, Any]]:
+    """What each recipient is sent, without what names the table itself (its id, number, players and their names)."""
+    found = []
+    for group, message in deferred.messages:
+        if message["type"] == "table.event":
+            for recipient, text in sorted(message["copies"].items()):
+                copy = json.loads(text)
+                del copy["table"]
+                found.append((recipient, copy))
+        else:
+            row = dict(message["row"])
+            for key in ("id", "number", "url", "players", "clock", "summary", "to_act", "last_move", "winners"):
+                row.pop(key)
+            found.append((group.split("-")[0], row))
+    return found
+
+
+def _move_row(move: Move) -> tuple:
+    return (move.seq, move.kind, move.seat, move.action, move.events)
+
+
+async def test_a_move_on_the_loop_is_the_move_a_thread_plays(twin_tables, on_threads, monkeypatch):
+    now = timezone.now()
+    monkeypatch.setattr(timezone, "now", lambda: now)  # the rules note when a card was played
+    loop_table, thread_table = twin_tables
+    start = loop_table.version
+    loop_users, thread_users = await db(seated)(loop_table), await db(seated)(thread_table)
+    state = loop_table.state
+    plays = [(0, {"type": "draw"}), (0, {"type": "say", "word": "λόγος"})]
+    plays += [(0, {"type": "play", "card": state["hands"][0][0]}), (1, {"type": "play", "card": state["hands"][1][0]})]
+    for seat, action in plays:
+        on_loop = await loop_moves.apply_action(loop_table.id, loop_users[seat], action)
+        _, on_thread = await db_async(moves.apply_action_deferred)(thread_table.id, thread_users[seat], action)
+        assert _messages(on_loop) == _messages(on_thread)
+        assert len(on_loop.later) == len(on_thread.later)  # the learning job of the word said
+    assert on_threads == []  # every move above was played on the loop
+    loop_table, thread_table = (
+        await db(Table.objects.get)(pk=loop_table.pk),
+        await db(Table.objects.get)(pk=thread_table.pk),
+    )
+    assert loop_table.version == thread_table.version == start + len(plays)
+    assert loop_table.state == thread_table.state
+    assert (loop_table.status, loop_table.updated is not None) == (thread_table.status, True)
+    # The moves after the start (whose deal differs: only the state was copied).
+    logs = [
+        await db(list)(Move.objects.filter(table=t, seq__gt=start).order_by("seq")) for t in (loop_table, thread_table)
+    ]
+    assert [_move_row(m) for m in logs[0]] == [_move_row(m) for m in logs[1]]
+    assert [m.actor_id for m in logs[0]] == [loop_users[s].id for s, _ in plays]
+
+
+async def test_the_move_is_committed_before_its_messages_exist(table):
+    users = await db(seated)(table)
+    deferred = await loop_moves.apply_action(table.id, users[0], {"type": "draw"})
+    # Read from a database thread's own connection: the loop's transaction is over, not merely sent.
+    assert await db(selectors.table_version)(table.id) == table.version + 1
+    assert [m["seq"] for _, m in deferred.messages if m["type"] == "table.event"] == [table.version + 1]
+
+
+@pytest.mark.parametrize("refusal", ["out_of_turn", "not_seated", "paused", "finished", "no_table", "shape", "type"])
+async def test_a_refusal_is_the_threads_and_changes_nothing(table, teacher, refusal, on_threads, caplog):
+    users = await db(seated)(table)
+    outsider = await db(learning_services.join_classroom)(table.lesson.classroom.join_code, "Eve")
+    user, table_id, action = users[0], table.id, {"type": "draw"}
+    if refusal == "out_of_turn":
+        user = users[1]
+    elif refusal == "not_seated":
+        user = await db(lambda: outsider.user)()
+    elif refusal == "paused":
+        await db(moderation.pause_table)(teacher, table.id)
+    elif refusal == "finished":
+        await db(Table.objects.filter(pk=table.id).update)(status=Table.Status.FINISHED)
+    elif refusal == "no_table":
+        table_id = table.id + 1000
+    elif refusal == "shape":
+        action = ["draw"]  # type: ignore[assignment]
+    else:
+        action = {"type": "fly"}
+    version = await db(selectors.table_version)(table.id)
+    with pytest.raises(AppError) as on_loop:
+        await loop_moves.apply_action(table_id, user, action)
+    with pytest.raises(AppError) as on_thread:
+        await db_async(moves.apply_action)(table_id, user, action)
+    assert (on_loop.value.code, on_loop.value.message) == (on_thread.value.code, on_thread.value.message)
+    assert on_threads == []
+    assert await db(selectors.table_version)(table.id) == version
+    if refusal in ("out_of_turn", "type", "shape", "not_seated"):
+        # The lock is released and the connection handed back clean: the next move plays at once.
+        await asyncio.wait_for(loop_moves.apply_action(table.id, users[0], {"type": "draw"}), timeout=5)
+        assert await db(selectors.table_version)(table.id) == version + 1
+    pool = await asyncdb.pool()
+    assert pool is not None
+    assert pool.get_stats()["pool_available"] == pool.get_stats()["pool_size"]
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
+
+
+async def test_a_failed_save_changes_nothing_and_sends_nothing(table, monkeypatch):
+    users = await db(seated)(table)
+    statement = loop_moves.table_rows._save_statement
+
+    def broken(*args: Any) -> tuple[str, list[Any]]:
+        sql, params = statement(*args)
+        return sql.replace("INSERT INTO", "INSERT INTO nowhere_", 1), params
+
+    monkeypatch.setattr(loop_moves.table_rows, "_save_statement", broken)
+    with pytest.raises(Exception, match="nowhere_"):
+        await loop_moves.apply_action(table.id, users[0], {"type": "draw"})
+    monkeypatch.setattr(loop_moves.table_rows, "_save_statement", statement)
+    assert await db(selectors.table_version)(table.id) == table.version
+    assert await db(Move.objects.filter(table=table).count)() == 1  # the start
+    await asyncio.wait_for(loop_moves.apply_action(table.id, users[0], {"type": "draw"}), timeout=5)
+    assert await db(selectors.table_version)(table.id) == table.version + 1
+
+
+async def test_moves_racing_at_one_table_take_turns_at_its_lock(table):
+    users = await db(seated)(table)
+    card = table.state["hands"][0][0]
+    results = await asyncio.gather(
+        *(loop_moves.apply_action(table.id, users[0], {"type": "play", "card": card}) for _ in range(3)),
+        return_exceptions=True,
+    )
+    refused = [r for r in results if isinstance(r, AppError)]
+    assert len(refused) == 2  # the first play passed the turn; the others find it gone
+    assert await db(selectors.table_version)(table.id) == table.version + 1
+
+
+async def test_the_teacher_acts_on_a_thread(table, teacher, on_threads):
+    deferred = await loop_moves.apply_action(table.id, teacher, {"type": "skip"})
+    assert on_threads == [{"type": "skip"}]
+    assert await db(selectors.table_version)(table.id) == table.version + 1
+    assert deferred.messages
+
+
+async def test_long_rules_are_played_on_a_thread(table, toy_game, on_threads, monkeypatch):
+    monkeypatch.setattr(type(toy_game), "long_actions", frozenset({"draw"}))
+    users = await db(seated)(table)
+    await loop_moves.apply_action(table.id, users[0], {"type": "draw"})
+    await loop_moves.apply_action(table.id, users[0], {"type": "say", "word": "λόγος"})
+    assert on_threads == [{"type": "draw"}]
+    assert await db(selectors.table_version)(table.id) == table.version + 2
+
+
+async def test_words_that_need_the_database_are_checked_on_a_thread(table, on_threads, monkeypatch):
+    """On the loop the rules get the word list of what is loaded; asked for more, they are played again on a
+    thread, from the start (nothing of the first attempt is kept)."""
+
+    class NotLoaded:
+        language = "grc"
+
+        def normalise(self, text: str) -> str:
+            raise selectors.NeedsDatabase("not loaded")
+
+        def is_word(self, key: str) -> bool:
+            raise selectors.NeedsDatabase("not loaded")
+
+    def word_list_for(lexicon_id: int | None, lexicon: Lexicon | None = None) -> Any:
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return WORDS  # a database thread
+        return NotLoaded()
+
+    monkeypatch.setattr(selectors, "word_list_for", word_list_for)
+    users = await db(seated)(table)
+    said = {"type": "say", "word": "λόγος"}
+    deferred = await loop_moves.apply_action(table.id, users[0], said)
+    assert on_threads == [said]
+    assert await db(selectors.table_version)(table.id) == table.version + 1
+    assert [m["seq"] for _, m in deferred.messages if m["type"] == "table.event"] == [table.version + 1]
+
+
+@pytest.mark.parametrize("asked", ["keys", "analyses"])
+async def test_a_loaded_word_list_reads_nothing(asked):
+    """Keys this process has not loaded, or a word's analyses, raise NeedsDatabase; loaded keys of the lexicon's
+    current version answer; a new version is not answered from the old keys."""
+    lexicon = await db(Lexicon.objects.create)(name="Mini", language="grc", version=1, last_version=1)
+    await db(Entry.objects.create)(lexicon=lexicon, version=1, form="λόγος", key="λογος")
+    words = selectors.LoadedWordList(lexicon)
+    with pytest.raises(selectors.NeedsDatabase):
+        words.is_word("λογος") if asked == "keys" else words.analyses("λογος")
+    await db(lexicon_services.word_list)(lexicon.pk)  # a thread loads the keys
+    loaded = selectors.LoadedWordList(lexicon)
+    if asked == "keys":
+        assert loaded.is_word("λογος")
+        assert not loaded.is_word("αγαπη")
+    else:
+        with pytest.raises(selectors.NeedsDatabase):
+            loaded.analyses("λογος")
+    lexicon.version = 2  # replaced since: the keys in memory are the old version's
+    newer = selectors.LoadedWordList(lexicon)
+    with pytest.raises(selectors.NeedsDatabase):
+        newer.is_word("λογος")
+
+
+async def test_a_students_move_from_the_socket_is_played_on_the_loop(table, on_threads, monkeypatch):
+    def on_a_thread(*args: Any) -> None:
+        raise AssertionError("a database thread played the move")
+
+    monkeypatch.setattr(moves, "apply_action_deferred", on_a_thread)
+    ws, snapshot = await join(table, (await db(seated)(table))[0])
+    await ws.send_json_to({"type": "action", "action": {"type": "draw"}, "client_id": "c1"})
+    moved = await ws.receive_json_from(timeout=5)
+    assert (moved["type"], moved["seq"]) == ("event", snapshot["seq"] + 1)
+    assert on_threads == []
+
+
+async def test_with_moves_on_the_loop_switched_off_every_move_is_played_on_a_thread(table, on_threads, settings):
+    settings.MOVES_ON_LOOP = False
+    await loop_moves.apply_action(table.id, (await db(seated)(table))[0], {"type": "draw"})
+    assert on_threads == [{"type": "draw"}]
+    assert await db(selectors.table_version)(table.id) == table.version + 1
+
+
+def _clocked_table(teacher, classroom, students, game: str) -> Table:
+    """A two-seat table of ``game`` whose turn's time has run out."""
+    lesson = lessons.start_lesson(teacher, classroom, game, None, {"clock_seconds": 10}, [[s.id for s in students[:2]]])
+    table = lesson.tables.get()
+    Table.objects.filter(pk=table.pk).update(turn_deadline=timezone.now() - timedelta(seconds=1))
+    return table
+
+
+async def test_a_turn_whose_time_ran_out_passes_on_the_loop(teacher, classroom, students, on_threads):
+    table = await db(_clocked_table)(teacher, classroom, students, "grabble")
+    users = await db(seated)(table)
+    await loop_moves.apply_action(table.id, users[0], {"type": "timeout", "seq": 0})
+    assert on_threads == []
+    table = await db(Table.objects.get)(pk=table.pk)
+    assert table.version == 1
+    assert table.turn_deadline > timezone.now()  # the next turn has its full time
+
+
+async def test_a_turn_that_cannot_pass_alerts_the_teacher_from_a_thread(
+    teacher, classroom, students, on_threads, monkeypatch
+):
+    """The rules have no pass here: the thread's path commits the alert, and its broadcasts are sent although the
+    move itself is refused."""
+    table = await db(_clocked_table)(teacher, classroom, students, "palabras_cortas")
+    sent: list[tuple[str, str]] = []
+    group_send = transport.group_send
+
+    def recorded(group: str, message: dict[str, Any]) -> None:
+        if transport._deferred.get() is None:  # sent, not collected
+            sent.append((group, message["type"]))
+        group_send(group, message)
+
+    monkeypatch.setattr(transport, "group_send", recorded)
+    timeout = {"type": "timeout", "seq": 0}
+    with pytest.raises(AppError) as refused:
+        await loop_moves.apply_action(table.id, (await db(seated)(table))[0], timeout)
+    assert refused.value.code == "cannot_time_out"
+    assert on_threads == [timeout]
+    table = await db(Table.objects.get)(pk=table.pk)
+    assert (table.version, table.timed_out, table.turn_deadline) == (0, True, None)
+    assert sent == [
+        (transport.table_group(table.id), "table.refresh"),
+        (transport.lesson_group(table.lesson_id), "lesson.row"),
+    ]
