@@ -1,7 +1,7 @@
 """Where one move's time goes: ``games.services.moves.apply_action`` alone, in-process, on PostgreSQL and Redis.
 
-    .venv/bin/python bench/live/profile_move.py [--moves 200] [--redis-db 6] [--path consumer|sync|database] [--profile]
-                                                [--python-beside]
+    .venv/bin/python bench/live/profile_move.py [--moves 200] [--redis-db 6] [--path consumer|sync|database|loop]
+                                                [--profile] [--python-beside]
 
 The live benchmark (``run.py``) measures the whole round trip through Daphne; this script takes the server, the
 sockets and the other tables away and times what the database thread does for one move: the transaction (lock,
@@ -10,7 +10,9 @@ to the groups, so the broadcasts cost what they cost the sender. ``--path consum
 does (``apply_action_deferred`` in the database thread, then ``send_deferred`` on the event loop); ``sync`` as a view
 or a test does (``apply_action``, broadcasts sent from the same thread on commit); ``database`` only the consumer's
 database-thread part (broadcasts prepared, not sent), with that call's CPU time (its thread's) printed beside its
-wall time; with ``--profile`` its cProfile listing counts CPU time, not waits on PostgreSQL. Same scratch services as
+wall time; with ``--profile`` its cProfile listing counts CPU time, not waits on PostgreSQL. ``loop`` is the same
+part as the consumer plays it now, on the event loop (``loop_moves.apply_action``), with the loop thread's CPU time
+and, with ``--profile``, its listing. Same scratch services as
 ``run.py``: a database ``bench_profile`` (created, migrated, dropped; server from ``BENCH_POSTGRES``) and Redis
 database ``--redis-db`` (refused unless empty, flushed at the end). ``--profile`` adds the top of a cProfile listing.
 
@@ -48,7 +50,7 @@ def main() -> int:
     parser.add_argument("--moves", type=int, default=200)
     parser.add_argument("--redis-db", type=int, default=6)
     parser.add_argument("--profile", action="store_true")
-    parser.add_argument("--path", choices=["consumer", "sync", "database"], default="consumer")
+    parser.add_argument("--path", choices=["consumer", "sync", "database", "loop"], default="consumer")
     parser.add_argument("--python-beside", action="store_true", help="a thread running Python beside the moves")
     args = parser.parse_args()
     admin(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
@@ -82,7 +84,9 @@ def measure(args) -> None:
     from django.test.utils import CaptureQueriesContext
 
     from bench.live import world
+    from config import asyncdb
     from games.models import Table
+    from games.services import loop_moves
     from games.services import moves as services
     from learning.models import User
 
@@ -112,6 +116,18 @@ def measure(args) -> None:
         """Only what the database thread does for the consumer (the broadcasts are prepared, not sent)."""
         await database_sync_to_async(db_move)()
 
+    async def loop_part() -> None:
+        """What the consumer does on its event loop since the move is played there (loop_moves.apply_action:
+        the broadcasts prepared, not sent), with the loop thread's CPU time."""
+        user, action = await database_sync_to_async(next_action)()
+        started = time.thread_time()
+        if loop_profiler:
+            loop_profiler.enable()
+        await loop_moves.apply_action(plan.table_id, user, action)
+        if loop_profiler:
+            loop_profiler.disable()
+        cpu.append((time.thread_time() - started) * 1000)
+
     cpu: list[float] = []
 
     def db_move(cpu_profiler: cProfile.Profile | None = None) -> None:
@@ -124,7 +140,8 @@ def measure(args) -> None:
             cpu_profiler.disable()
         cpu.append((time.thread_time() - started) * 1000)
 
-    one_move = {"sync": sync_move, "consumer": consumer_move, "database": database_part}[args.path]
+    loop_profiler = cProfile.Profile(time.thread_time) if args.path == "loop" and args.profile else None
+    one_move = {"sync": sync_move, "consumer": consumer_move, "database": database_part, "loop": loop_part}[args.path]
     if args.path == "database" and args.profile:
         for _ in range(10):
             db_move()
@@ -139,7 +156,7 @@ def measure(args) -> None:
     for query in queries.captured_queries[1:]:
         print(f"  {query['sql'][:140]}")
     connection.close()  # the moves below use the database thread's own connection
-    profiler = cProfile.Profile() if args.profile else None
+    profiler = cProfile.Profile() if args.profile and loop_profiler is None else None
 
     async def play() -> list[float]:
         """One event loop for every move, as in a server process (the Redis connections are the loop's)."""
@@ -155,6 +172,7 @@ def measure(args) -> None:
                 profiler.disable()
             times.append((time.perf_counter() - started) * 1000)
         await database_sync_to_async(connections.close_all)()
+        await asyncdb.close()
         return sorted(times)
 
     cpu.clear()
@@ -166,7 +184,10 @@ def measure(args) -> None:
     )
     if cpu:
         cpu = sorted(cpu[10:])  # after play's warm-up
-        print(f"CPU of the database thread's call (apply_action_deferred): p50 {statistics.median(cpu):.3f} ms")
+        what = "the event loop's move" if args.path == "loop" else "the database thread's call (apply_action_deferred)"
+        print(f"CPU of {what}: p50 {statistics.median(cpu):.3f} ms")
+    if loop_profiler:
+        pstats.Stats(loop_profiler).sort_stats("tottime").print_stats(45)
     if profiler:
         stats = pstats.Stats(profiler).sort_stats("cumulative")
         stats.print_stats(30)
