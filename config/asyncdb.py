@@ -54,7 +54,9 @@ async def _open() -> AsyncConnectionPool:
     params.pop("cursor_factory", None)
     opened = AsyncConnectionPool(
         kwargs={**params, "autocommit": True},
-        min_size=1,
+        # All opened at the first move: a connection opened under load (a new PostgreSQL backend, its statements
+        # prepared again) made a move wait for it.
+        min_size=settings.DATABASE_LOOP_CONNECTIONS,
         max_size=settings.DATABASE_LOOP_CONNECTIONS,
         timeout=10,  # seconds a move waits for a free connection before failing (as Django's pool)
         configure=_configure,
