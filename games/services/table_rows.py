@@ -304,9 +304,9 @@ async def locked_with_seats_on(
     row = await lexicon.fetchone()
     if row is None:
         return table, seats, None
-    fields = Lexicon._meta.concrete_fields
+    fields = [_field(Lexicon, name) for name in LEXICON_FIELDS]
     values = [_from_db(db, f, v) for f, v in zip(fields, row, strict=True)]
-    return table, seats, Lexicon.from_db(db.alias, [f.attname for f in fields], values)
+    return table, seats, Lexicon.from_db(db.alias, list(LEXICON_FIELDS), values)
 
 
 async def save_move_on(conn: psycopg.AsyncConnection, table: Table, fields: Sequence[str], move: Move) -> None:
@@ -325,9 +325,14 @@ async def rollback_on(conn: psycopg.AsyncConnection) -> None:
         await conn.execute("ROLLBACK")
 
 
+# What the word list on the loop needs of the lexicon (lexicons.services.loaded_word_list): which keys, and whether
+# the ones this process has loaded are still its current version.
+LEXICON_FIELDS = ("id", "name", "language", "version", "created")
+
+
 @functools.cache
 def _lexicon_sql() -> str:
-    columns = ", ".join(_col(f) for f in Lexicon._meta.concrete_fields)
+    columns = ", ".join(_col(_field(Lexicon, name)) for name in LEXICON_FIELDS)
     return (
         f"SELECT {columns} FROM {_table_name(Lexicon)} "  # noqa: S608 - as in _lock_sql
         f"WHERE {_col(_field(Lexicon, 'id'))} = (SELECT {_col(_field(Table, 'lexicon'))} "

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
+from django.db import transaction
 from django.utils import timezone
 
 from config import asyncdb, transport
@@ -18,7 +19,7 @@ from config.transport import Deferred
 from games import selectors
 from games.engine import AppError
 from games.models import Move, Table
-from games.services import lessons, loop_moves, moderation, moves
+from games.services import lessons, loop_moves, moderation, moves, table_rows
 from learning import services as learning_services
 from lexicons import services as lexicon_services
 from lexicons.models import Entry, Lexicon
@@ -319,3 +320,32 @@ async def test_a_turn_that_cannot_pass_alerts_the_teacher_from_a_thread(
         (transport.table_group(table.id), "table.refresh"),
         (transport.lesson_group(table.lesson_id), "lesson.row"),
     ]
+
+
+async def test_the_locked_read_on_the_loop_gives_what_the_threads_gives_and_the_lexicon(table):
+    lexicon = await db(Lexicon.objects.create)(name="Mini", language="grc", version=3, last_version=3)
+    await db(Table.objects.filter(pk=table.pk).update)(lexicon=lexicon)
+
+    @db_async
+    def on_thread() -> tuple:
+        with transaction.atomic():
+            return table_rows.locked_with_seats(table.id)
+
+    pool = await asyncdb.pool()
+    assert pool is not None
+    async with pool.connection() as conn:
+        read, seats, lexicon_read = await table_rows.locked_with_seats_on(conn, table.id)
+        await table_rows.rollback_on(conn)
+    thread_read, thread_seats = await on_thread()
+    fields = [f.attname for f in Table._meta.concrete_fields]
+    assert [getattr(read, f) for f in fields] == [getattr(thread_read, f) for f in fields]
+    assert [(s.number, s.student_id, s.student.display_name, s.student.active) for s in seats] == [
+        (s.number, s.student_id, s.student.display_name, s.student.active) for s in thread_seats
+    ]
+    assert lexicon_read is not None
+    assert (lexicon_read.pk, lexicon_read.name, lexicon_read.version, lexicon_read.created) == (
+        lexicon.pk,
+        "Mini",
+        3,
+        lexicon.created,
+    )
