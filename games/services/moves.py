@@ -10,9 +10,11 @@ channels-redis four Redis commands on the sender's event loop; bench/live measur
 effort (:mod:`config.transport`) — the database is the truth and a client that misses one resyncs by sequence
 number.
 
-The websocket consumer plays through :func:`apply_action_deferred`: the same transaction, but the committed move's
-broadcasts come back to it to be sent from its event loop, instead of being sent one by one from the database thread
-while that thread (which every table of the server process shares) waits on Redis.
+The websocket consumer plays a student's move on its event loop (:mod:`games.services.loop_moves`, with this
+module's :func:`play`, :func:`advance` and :func:`after_commit`), or, where it must, through
+:func:`apply_action_deferred`: the same transaction, but the committed move's broadcasts come back to it to be sent
+from its event loop, instead of being sent one by one from the database thread while that thread (which every table
+of the server process shares) waits on Redis.
 """
 
 from collections.abc import Callable
