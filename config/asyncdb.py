@@ -63,7 +63,11 @@ async def _open() -> AsyncConnectionPool:
         name="loop",
         open=False,
     )
-    await opened.open()
+    try:
+        await opened.open(wait=True, timeout=10)  # all of them, before the first move takes one
+    except BaseException:
+        await opened.close()  # PostgreSQL unreachable: the next move tries again (a failed opening is dropped)
+        raise
     return opened
 
 

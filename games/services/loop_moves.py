@@ -75,17 +75,7 @@ async def _play(conn: psycopg.AsyncConnection, table_id: int, user: User, action
             # The rules need the database (SynchronousOnlyOperation: Django's own guard, should anything else
             # reach for it): the thread loads what they need, for this move and the next ones.
             raise OffLoop from error
-        move = moves.advance(
-            table,
-            played.rules,
-            played.state,
-            played.events,
-            kind=Move.Kind.ACTION,
-            seat=played.seat,
-            actor=user,
-            action=action,
-            now=played.now,
-        )
+        move = moves.advance(table, played, kind=Move.Kind.ACTION, actor=user, action=action)
         await table_rows.save_move_on(conn, table, moves.SAVED_FIELDS, move)
     except BaseException:
         await table_rows.rollback_on(conn)  # nothing to end once the COMMIT is through

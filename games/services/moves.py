@@ -134,18 +134,9 @@ def _apply(
             table.save(update_fields=["turn_deadline", "timed_out", "updated"])
             broadcast_refresh(table)
         else:
-            return record(
-                table,
-                played.rules,
-                played.state,
-                played.events,
-                kind=Move.Kind.ACTION,
-                seat=played.seat,
-                actor=user,
-                action=action,
-                now=played.now,
-                seated=selectors.players(table, seats),
-            )
+            move = advance(table, played, kind=Move.Kind.ACTION, actor=user, action=action)
+            _save(table, played.rules, move, selectors.players(table, seats))
+            return move
     raise alert or AppError(CANNOT_TIME_OUT, "The turn cannot pass.")
 
 
@@ -156,7 +147,8 @@ def check_shape(action: Action) -> None:
 
 @dataclass(frozen=True)
 class Played:
-    """An action checked and played by the rules at the locked table: its new state and events, not yet saved."""
+    """What the rules made of a change at the locked table (an action, a removal, a new player): the new state and
+    its events, by ``seat`` at ``now``, not yet saved."""
 
     rules: Game
     state: dict[str, Any]
@@ -246,26 +238,21 @@ def record(
 ) -> Move:
     """Save the new state and log the move; on commit, broadcast it and have its encounters recorded. ``seated``:
     the table's players as read under the lock (``None``: read them when broadcasting)."""
-    move = advance(table, rules, state, events, kind=kind, seat=seat, actor=actor, action=action, now=now)
-    table_rows.save_move(table, SAVED_FIELDS, move)
-    for job in after_commit(table, rules, move, seated):
-        transaction.on_commit(job)
+    move = advance(table, Played(rules, state, events, seat, now), kind=kind, actor=actor, action=action)
+    _save(table, rules, move, seated)
     return move
 
 
-def advance(
-    table: Table,
-    rules: Game,
-    state: dict[str, Any],
-    events: list[Event],
-    *,
-    kind: str,
-    seat: int | None,
-    actor: User | None,
-    action: Action,
-    now: datetime,
-) -> Move:
-    """The table moved on to ``state`` (its version, status and clock; not saved) and the move that logs it."""
+def _save(table: Table, rules: Game, move: Move, seated: list[dict[str, Any]] | None) -> None:
+    table_rows.save_move(table, SAVED_FIELDS, move)
+    for job in after_commit(table, rules, move, seated):
+        transaction.on_commit(job)
+
+
+def advance(table: Table, played: Played, *, kind: str, actor: User | None, action: Action) -> Move:
+    """The table moved on to the ``played`` state (its version, status and clock; not saved) and the move that
+    logs it."""
+    rules, state, events, now = played.rules, played.state, played.events, played.now
     # Who was to act before the move: only a table with a turn clock needs it (a new turn restarts the clock).
     before = rules.status(table.state).to_act if table.state.get("clock_seconds") else ()
     table.version += 1
@@ -275,7 +262,14 @@ def advance(
         table.status = Table.Status.FINISHED
     restart_clock(table, now, status.finished or before != status.to_act or action.get("type") == TIMEOUT)
     move = Move(
-        table=table, seq=table.version, kind=kind, seat=seat, actor=actor, action=action, events=events, created=now
+        table=table,
+        seq=table.version,
+        kind=kind,
+        seat=played.seat,
+        actor=actor,
+        action=action,
+        events=events,
+        created=now,
     )
     # Most moves meet no word (a draw, a discard, a bid): they send learning no job at all, and its catch-up at a
     # lesson's end passes them over (the rules' encounters are pure, so asking now answers what the job would).
