@@ -81,7 +81,7 @@ class Deferred:
     later: list[Callable[[], None]] = field(default_factory=list)
 
 
-# Set while a change runs inside deferring(): group_send and defer_later fill it instead of acting.
+# Set while a change runs inside deferring(): group_send and later fill it instead of acting.
 _deferred: ContextVar[Deferred | None] = ContextVar("deferred_broadcasts", default=None)
 
 
@@ -96,14 +96,14 @@ def deferring() -> Iterator[Deferred]:
         _deferred.reset(token)
 
 
-def defer_later(job: Callable[[], None]) -> bool:
-    """Hand ``job`` to the deferring caller, to be run after its broadcasts; ``False`` if nobody is deferring
-    (the caller then does it itself)."""
+def later(job: Callable[[], None]) -> None:
+    """Do ``job`` after the broadcasts: handed to the deferring caller, which does it once it has sent them (off
+    the database thread and the event loop), or now if nobody is deferring."""
     deferred = _deferred.get()
     if deferred is None:
-        return False
-    deferred.later.append(job)
-    return True
+        job()
+    else:
+        deferred.later.append(job)
 
 
 def group_send(group: str, message: Message) -> None:

@@ -285,7 +285,7 @@ def after_commit(
     (:func:`config.transport.deferring`)."""
     from games.services import robots  # robots play through this module
 
-    jobs = [_broadcast(table, rules, table.state, move.events, seated)]
+    jobs = [_broadcast(table, rules, move, seated)]
     if move.recordable:
         jobs.append(_recording(move))
     wake = robots.waking(table.id, table.version, seated)
@@ -311,21 +311,13 @@ def restart_clock(table: Table, now: datetime, new_turn: bool) -> None:
 
 def _recording(move: Move) -> Callable[[], None]:
     """The learning job is published after the broadcasts: when deferred, once the consumer has sent them."""
-    publish = partial(learning_services.publish_recording, move.pk)
-
-    def job() -> None:
-        if not transport.defer_later(publish):
-            publish()
-
-    return job
+    return partial(transport.later, partial(learning_services.publish_recording, move.pk))
 
 
 # -- broadcasting ------------------------------------------------------------------------------------------------
-def _broadcast(
-    table: Table, rules: Game, state: dict[str, Any], events: list[Event], seated: list[dict[str, Any]] | None
-) -> Callable[[], None]:
+def _broadcast(table: Table, rules: Game, move: Move, seated: list[dict[str, Any]] | None) -> Callable[[], None]:
     """After the commit: each seat still playing, and the spectators, get their censored events and their view."""
-    seq = table.version
+    seq, state, events = table.version, table.state, move.events
 
     def send() -> None:
         players = selectors.players(table) if seated is None else seated

@@ -23,6 +23,7 @@ import threading
 from collections import deque
 from collections.abc import Callable
 from datetime import timedelta
+from functools import partial
 from typing import Any
 
 from django.conf import settings
@@ -61,16 +62,9 @@ def waking(table_id: int, version: int, seated: list[dict[str, Any]] | None) -> 
     if seated is not None and not any(p.get("robot") for p in seated):
         return None
 
-    def job() -> None:
-        wake(table_id, version, check=seated is None)
-
     # Like the learning job: a move played from a socket schedules its robots after its broadcasts, off the
     # database thread that every table of the process shares (and off the event loop).
-    def publish() -> None:
-        if not transport.defer_later(job):
-            job()
-
-    return publish
+    return partial(transport.later, partial(wake, table_id, version, check=seated is None))
 
 
 def wake(table_id: int, version: int, *, delay: float | None = None, check: bool = False) -> None:
