@@ -1,12 +1,13 @@
 """A move's two trips to the database: the table locked and read with its seats, then its state saved with the move.
 
-Every move locks its table's row, reads the seats with their students (who may act), saves the new state and
-appends the move to the log. Through the ORM that is four statements, each compiled afresh for every move, which
-bench/live showed as most of a move's own time in its process. On PostgreSQL they are two statements instead,
-written here once from the models' own metadata (columns, and each field's conversions to and from the database):
-the lock and the seats in one ``SELECT … FOR UPDATE OF``, and the state's update and the move's insert in one
-data-modifying ``WITH``. Other databases (SQLite on a laptop) keep the ORM's statements. Both ways give the same
-model instances (``tests/games/test_table_rows.py`` compares them on PostgreSQL).
+Every move locks its table's row, reads the seats with their students (who may act), saves the new state and appends
+the move to the log. Through the ORM that is four statements, each compiled afresh for every move, which bench/live
+showed as most of a move's own time in its process. On PostgreSQL they are two statements instead, written here once
+from the models' own metadata (columns, and each field's conversions to and from the database): the lock and the
+seats in one ``SELECT … FOR UPDATE OF`` (on the event loop with the lexicon's identity too), and the state's update
+and the move's insert in one data-modifying ``WITH``. Other databases (SQLite on a laptop) keep the ORM's
+statements. Both ways give the same model instances (``tests/games/test_table_rows.py`` compares them on
+PostgreSQL).
 
 A move's transaction (:func:`move_transaction`) also sends BEGIN with the locked read and COMMIT with the save, so a
 move waits on PostgreSQL twice, not four times.
@@ -38,6 +39,9 @@ NOT_FOUND = "not_found"
 # What the move path reads of a seat and of its student (the rest of their fields stay deferred, as with ``only()``).
 SEAT_FIELDS = ("id", "table_id", "number", "student_id", "robot", "removed")
 STUDENT_FIELDS = ("id", "user_id", "classroom_id", "display_name", "active")
+# What the word list on the event loop needs of the table's lexicon (lexicons.services.loaded_word_list): which keys,
+# and whether the ones this process has loaded are still its current version.
+LEXICON_FIELDS = ("id", "name", "language", "version", "created")
 
 
 def _field(model: type[models.Model], name: str) -> models.Field:
@@ -60,8 +64,17 @@ def _table_name(model: type[models.Model]) -> str:
 # The statements are built from the models' metadata alone (table and column names), never from anything a user
 # sends: every value is a parameter.
 @functools.cache
-def _lock_sql() -> str:
+def _lock_sql(with_lexicon: bool = False) -> str:
+    """The locked read; ``with_lexicon``: with the lexicon's identity too, last (the loop's: it may read nothing
+    later, while a thread reads the lexicon only for a move that checks a word)."""
     table_columns = ", ".join(_col(f, "t") for f in Table._meta.concrete_fields)
+    lexicon_columns = ", ".join(_col(_field(Lexicon, name), "l") for name in LEXICON_FIELDS)
+    lexicon_join = (
+        f", {lexicon_columns} FROM {_table_name(Table)} t LEFT JOIN {_table_name(Lexicon)} l "
+        f"ON {_col(_field(Lexicon, 'id'), 'l')} = {_col(_field(Table, 'lexicon'), 't')} "
+        if with_lexicon
+        else f" FROM {_table_name(Table)} t "
+    )
     seat_values = ", ".join(
         [_col(_field(Seat, name), "s") for name in SEAT_FIELDS]
         + [_col(_field(Student, name), "st") for name in STUDENT_FIELDS]
@@ -71,8 +84,8 @@ def _lock_sql() -> str:
         f"(SELECT COALESCE(json_agg(json_build_array({seat_values}) ORDER BY s.{_col(_field(Seat, 'number'))}), "
         f"'[]'::json) FROM {_table_name(Seat)} s LEFT JOIN {_table_name(Student)} st "
         f"ON {_col(_field(Student, 'id'), 'st')} = {_col(_field(Seat, 'student'), 's')} "
-        f"WHERE {_col(_field(Seat, 'table'), 's')} = {_col(_field(Table, 'id'), 't')}) "
-        f"FROM {_table_name(Table)} t WHERE {_col(_field(Table, 'id'), 't')} = %s FOR UPDATE OF t"
+        f"WHERE {_col(_field(Seat, 'table'), 's')} = {_col(_field(Table, 'id'), 't')})"
+        f"{lexicon_join}WHERE {_col(_field(Table, 'id'), 't')} = %s FOR UPDATE OF t"
     )
 
 
@@ -297,16 +310,17 @@ async def locked_with_seats_on(
     its keys loaded), in one round trip. Raises :class:`AppError` ``not_found`` (the transaction left open)."""
     async with conn.pipeline():
         await conn.execute("BEGIN")
-        locked = await conn.execute(_lock_sql(), [table_id], prepare=True)
-        lexicon = await conn.execute(_lexicon_sql(), [table_id], prepare=True)
+        locked = await conn.execute(_lock_sql(with_lexicon=True), [table_id], prepare=True)
     db = _connection()
-    table, seats = _locked_row(db, await locked.fetchone())
-    row = await lexicon.fetchone()
-    if row is None:
+    row = await locked.fetchone()
+    table, seats = _locked_row(db, row)
+    assert row is not None  # _locked_row refused a missing table
+    values = row[len(Table._meta.concrete_fields) + 1 :]  # after the table's columns and its seats
+    if table.lexicon_id is None:
         return table, seats, None
     fields = [_field(Lexicon, name) for name in LEXICON_FIELDS]
-    values = [_from_db(db, f, v) for f, v in zip(fields, row, strict=True)]
-    return table, seats, Lexicon.from_db(db.alias, list(LEXICON_FIELDS), values)
+    converted = [_from_db(db, f, v) for f, v in zip(fields, values, strict=True)]
+    return table, seats, Lexicon.from_db(db.alias, list(LEXICON_FIELDS), converted)
 
 
 async def save_move_on(conn: psycopg.AsyncConnection, table: Table, fields: Sequence[str], move: Move) -> None:
@@ -323,21 +337,6 @@ async def rollback_on(conn: psycopg.AsyncConnection) -> None:
     """End the move's transaction without saving anything (a refusal, or an error)."""
     if conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
         await conn.execute("ROLLBACK")
-
-
-# What the word list on the loop needs of the lexicon (lexicons.services.loaded_word_list): which keys, and whether
-# the ones this process has loaded are still its current version.
-LEXICON_FIELDS = ("id", "name", "language", "version", "created")
-
-
-@functools.cache
-def _lexicon_sql() -> str:
-    columns = ", ".join(_col(_field(Lexicon, name)) for name in LEXICON_FIELDS)
-    return (
-        f"SELECT {columns} FROM {_table_name(Lexicon)} "  # noqa: S608 - as in _lock_sql
-        f"WHERE {_col(_field(Lexicon, 'id'))} = (SELECT {_col(_field(Table, 'lexicon'))} "
-        f"FROM {_table_name(Table)} WHERE {_col(_field(Table, 'id'))} = %s)"
-    )
 
 
 def _inserted_fields() -> list[models.Field]:
