@@ -104,12 +104,14 @@ class TableConsumer(JsonConsumer):
 
     # Group messages (sent by services after the commit).
     async def table_event(self, message: dict[str, Any]) -> None:
+        loop_moves.follow(self.table_id, message.get("row"))  # before the page hears of it and moves again
         mine = message["copies"].get(transport.recipient(self.seat))
         if mine is None:  # this seat was removed by this very move: its own table.removed follows
             return
         await self.send(text_data=mine)  # the whole message, serialised once by the move's sender
 
     async def table_refresh(self, message: dict[str, Any]) -> None:
+        loop_moves.forget(self.table_id)  # its status changed on a database thread
         await self.send_snapshot()
 
     async def table_notice(self, message: dict[str, Any]) -> None:
@@ -117,6 +119,7 @@ class TableConsumer(JsonConsumer):
         await self.send_json({"type": "notice", "message": message["message"]})
 
     async def table_removed(self, message: dict[str, Any]) -> None:
+        loop_moves.forget(self.table_id)  # a seat changed
         if message["seat"] != self.seat:
             return
         await self.send_json({"type": "removed", "message": "Your teacher has taken you out of this game."})

@@ -80,6 +80,15 @@ async def refused_with(ws: WebsocketCommunicator) -> int:
     return int(message["code"])
 
 
+@pytest.fixture(autouse=True)
+def _no_table_copies():
+    """Each test starts with no copies of tables' rows in this process (games/services/loop_moves.py): a table of
+    another test may have had the same id."""
+    from games.services import loop_moves
+
+    loop_moves._copies.clear()
+
+
 @pytest.fixture
 async def disconnect_communicators():
     """After the test, disconnect every websocket it left open (a refused one too: its consumer still waits for the

@@ -123,6 +123,9 @@ DATABASE_THREADS = env.int(
 # round trips); false puts every move back on the database threads. Only with PostgreSQL: SQLite stays on a thread.
 MOVES_ON_LOOP = env.bool("MOVES_ON_LOOP", True)
 DATABASE_LOOP_CONNECTIONS = env.int("DATABASE_LOOP_CONNECTIONS", 4, validate=lambda n: n >= 1)
+# The loop decides a move on its process's copy of the table's row and saves it in one round trip if the row has not
+# changed since: at most this many tables' rows are kept per process (a Grabble table's is about 20 kB).
+MOVE_TABLE_COPIES = env.int("MOVE_TABLE_COPIES", 2000, validate=lambda n: n >= 0)
 
 AUTH_USER_MODEL = "learning.User"
 AUTH_PASSWORD_VALIDATORS = [

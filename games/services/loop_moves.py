@@ -20,9 +20,12 @@ Then the loop's transaction is rolled back first and the thread plays the move f
 so nothing of the first attempt remains.
 """
 
+from collections import OrderedDict
 from functools import partial
+from typing import Any
 
 import psycopg
+from django.conf import settings
 from django.core.exceptions import SynchronousOnlyOperation
 
 from config import asyncdb
@@ -31,9 +34,11 @@ from config.transport import Deferred, deferring
 from games import selectors
 from games.engine import Action, AppError
 from games.engine.errors import CANNOT_TIME_OUT
-from games.models import Move
+from games.models import Move, Seat, Table
 from games.services import moves, table_rows
+from games.services.table_rows import LoopRow
 from learning.models import User
+from lexicons.models import Lexicon
 
 
 class OffLoop(Exception):
@@ -49,6 +54,11 @@ async def apply_action(table_id: int, user: User, action: Action) -> Deferred:
         return await _on_thread(table_id, user, action)
     try:
         async with pool.connection() as conn:
+            copy = _copies.get(table_id)
+            if copy is not None:
+                deferred = await _play_on_copy(conn, table_id, copy, user, action)
+                if deferred is not None:
+                    return deferred
             return await _play(conn, table_id, user, action)
     except OffLoop:
         return await _on_thread(table_id, user, action)
@@ -60,27 +70,101 @@ async def _on_thread(table_id: int, user: User, action: Action) -> Deferred:
 
 
 async def _play(conn: psycopg.AsyncConnection, table_id: int, user: User, action: Action) -> Deferred:
+    """The move on the table's row read under its lock: two round trips."""
     try:
-        table, seats, lexicon = await table_rows.locked_with_seats_on(conn, table_id)
-        if action.get("type") in selectors.rules_of(table.game).long_actions:
-            raise OffLoop
-        words = selectors.word_list_for(table.lexicon_id, lexicon)
-        try:
-            played = moves.play(table, seats, partial(moves.acting_seat, user=user), action, None, words)
-        except AppError as error:
-            if error.code == CANNOT_TIME_OUT:
-                raise OffLoop from error
-            raise
-        except (selectors.NeedsDatabase, SynchronousOnlyOperation) as error:
-            # The rules need the database (SynchronousOnlyOperation: Django's own guard, should anything else
-            # reach for it): the thread loads what they need, for this move and the next ones.
-            raise OffLoop from error
+        row = await table_rows.locked_with_seats_on(conn, table_id)
+        _keep(table_id, row)  # current whatever this move does: the next move's copy
+        table, seats, lexicon = table_rows.loop_objects(row)
+        played = _decide(table, seats, lexicon, user, action)
         move = moves.advance(table, played, kind=Move.Kind.ACTION, actor=user, action=action)
-        await table_rows.save_move_on(conn, table, moves.SAVED_FIELDS, move)
+        saved = await table_rows.save_move_on(conn, row, table, moves.SAVED_FIELDS, move)
     except BaseException:
         await table_rows.rollback_on(conn)  # nothing to end once the COMMIT is through
         raise
+    return _committed(table_id, row, saved, table, seats, played, move)
+
+
+async def _play_on_copy(
+    conn: psycopg.AsyncConnection, table_id: int, copy: LoopRow, user: User, action: Action
+) -> Deferred | None:
+    """The move decided on this process's copy of the table's row and saved only if the row has not changed since:
+    one round trip. ``None`` when it must be played on the row itself: the row changed (nothing was saved), or the
+    rules refused (a copy may be behind the row; the row is read under its lock and decides)."""
+    table, seats, lexicon = table_rows.loop_objects(copy)
+    try:
+        played = _decide(table, seats, lexicon, user, action)
+    except AppError:
+        return None
+    move = moves.advance(table, played, kind=Move.Kind.ACTION, actor=user, action=action)
+    saved = await table_rows.save_move_if_unchanged_on(conn, copy, table, moves.SAVED_FIELDS, move)
+    if saved is None:
+        forget(table_id)
+        return None
+    return _committed(table_id, copy, saved, table, seats, played, move)
+
+
+def _decide(table: Table, seats: list[Seat], lexicon: Lexicon | None, user: User, action: Action) -> moves.Played:
+    """The checks and the rules (:func:`moves.play`), or :class:`OffLoop` for what only a thread may do."""
+    if action.get("type") in selectors.rules_of(table.game).long_actions:
+        raise OffLoop
+    words = selectors.word_list_for(table.lexicon_id, lexicon)
+    try:
+        return moves.play(table, seats, partial(moves.acting_seat, user=user), action, None, words)
+    except AppError as error:
+        if error.code == CANNOT_TIME_OUT:
+            raise OffLoop from error
+        raise
+    except (selectors.NeedsDatabase, SynchronousOnlyOperation) as error:
+        # The rules need the database (SynchronousOnlyOperation: Django's own guard, should anything else
+        # reach for it): the thread loads what they need, for this move and the next ones.
+        raise OffLoop from error
+
+
+def _committed(
+    table_id: int,
+    before: LoopRow,
+    saved: LoopRow,
+    table: Table,
+    seats: list[Seat],
+    played: moves.Played,
+    move: Move,
+) -> Deferred:
+    """The committed move's broadcasts (with the change to the row, for the other processes' copies) and jobs."""
+    _keep(table_id, saved)
+    change = table_rows.row_change(before, saved)
     with deferring() as deferred:
-        for job in moves.after_commit(table, played.rules, move, selectors.players(table, seats)):
+        for job in moves.after_commit(table, played.rules, move, selectors.players(table, seats), row_change=change):
             job()
     return deferred
+
+
+# -- this process's copies of its tables' rows -------------------------------------------------------------------
+# Kept from the last move played here or read here, and followed through every move broadcast to a page of this
+# process at the table (:func:`follow`), most recently used last, at most settings.MOVE_TABLE_COPIES of them. Only
+# the event loop touches them. A copy is only a guess: the guarded save checks it against the row.
+_copies: OrderedDict[int, LoopRow] = OrderedDict()
+
+
+def _keep(table_id: int, row: LoopRow) -> None:
+    _copies[table_id] = row
+    _copies.move_to_end(table_id)
+    while len(_copies) > settings.MOVE_TABLE_COPIES:
+        _copies.popitem(last=False)
+
+
+def follow(table_id: int, change: dict[str, Any] | None) -> None:
+    """A move at the table was broadcast, with what it changed of the row (``None``: a change made elsewhere, on a
+    database thread, which keeps no copy): the copy follows it, or is dropped if it cannot."""
+    copy = _copies.get(table_id)
+    if copy is None:
+        return
+    after = None if change is None else table_rows.followed(copy, change)
+    if after is None:
+        forget(table_id)
+    else:
+        _copies[table_id] = after
+
+
+def forget(table_id: int) -> None:
+    """Drop the copy of the table's row (it changed in a way no broadcast told of)."""
+    _copies.pop(table_id, None)

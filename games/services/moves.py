@@ -278,14 +278,20 @@ def advance(table: Table, played: Played, *, kind: str, actor: User | None, acti
 
 
 def after_commit(
-    table: Table, rules: Game, move: Move, seated: list[dict[str, Any]] | None
+    table: Table,
+    rules: Game,
+    move: Move,
+    seated: list[dict[str, Any]] | None,
+    *,
+    row_change: dict[str, Any] | None = None,
 ) -> list[Callable[[], None]]:
     """What a saved move leaves to do once it is committed, in order: its broadcasts, its learning job (if it met a
     word) and its robots' turn (if the table has robots). Each sends, or hands its work to a deferring caller
-    (:func:`config.transport.deferring`)."""
+    (:func:`config.transport.deferring`). ``row_change``: what the move changed of the table's row, for the server
+    processes' copies of it (the event loop's moves, :mod:`games.services.loop_moves`)."""
     from games.services import robots  # robots play through this module
 
-    jobs = [_broadcast(table, rules, move, seated)]
+    jobs = [_broadcast(table, rules, move, seated, row_change)]
     if move.recordable:
         jobs.append(_recording(move))
     wake = robots.waking(table.id, table.version, seated)
@@ -315,8 +321,16 @@ def _recording(move: Move) -> Callable[[], None]:
 
 
 # -- broadcasting ------------------------------------------------------------------------------------------------
-def _broadcast(table: Table, rules: Game, move: Move, seated: list[dict[str, Any]] | None) -> Callable[[], None]:
-    """After the commit: each seat still playing, and the spectators, get their censored events and their view."""
+def _broadcast(
+    table: Table,
+    rules: Game,
+    move: Move,
+    seated: list[dict[str, Any]] | None,
+    row_change: dict[str, Any] | None = None,
+) -> Callable[[], None]:
+    """After the commit: each seat still playing, and the spectators, get their censored events and their view.
+    The message also carries ``row_change`` (the whole state: it stays on the server, where each connection takes
+    it for its process's copy of the row and forwards only its own seat's copy)."""
     seq, state, events = table.version, table.state, move.events
 
     def send() -> None:
@@ -338,7 +352,7 @@ def _broadcast(table: Table, rules: Game, move: Move, seated: list[dict[str, Any
             )
             for seat in recipients
         }
-        message = {"type": "table.event", "seq": seq, "copies": copies}
+        message = {"type": "table.event", "seq": seq, "copies": copies, "row": row_change}
         transport.group_send(transport.table_group(table.id), message)
         send_dashboard_row(table, players)
 

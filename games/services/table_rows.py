@@ -17,6 +17,7 @@ import functools
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
+from datetime import datetime
 from typing import Any
 
 import orjson
@@ -64,28 +65,34 @@ def _table_name(model: type[models.Model]) -> str:
 # The statements are built from the models' metadata alone (table and column names), never from anything a user
 # sends: every value is a parameter.
 @functools.cache
-def _lock_sql(with_lexicon: bool = False) -> str:
-    """The locked read; ``with_lexicon``: with the lexicon's identity too, last (the loop's: it may read nothing
-    later, while a thread reads the lexicon only for a move that checks a word)."""
+def _lock_sql(on_loop: bool = False) -> str:
+    """The locked read; ``on_loop``: the event loop's (:data:`LoopRow`), with the seats as text, the lexicon's
+    identity and the row version's ``xmin`` after the table's columns (a thread reads the lexicon only for a move
+    that checks a word, and keeps no copy)."""
     table_columns = ", ".join(_col(f, "t") for f in Table._meta.concrete_fields)
     lexicon_columns = ", ".join(_col(_field(Lexicon, name), "l") for name in LEXICON_FIELDS)
-    lexicon_join = (
-        f", {lexicon_columns} FROM {_table_name(Table)} t LEFT JOIN {_table_name(Lexicon)} l "
-        f"ON {_col(_field(Lexicon, 'id'), 'l')} = {_col(_field(Table, 'lexicon'), 't')} "
-        if with_lexicon
-        else f" FROM {_table_name(Table)} t "
+    lexicon_id = _col(_field(Table, "lexicon"), "t")
+    tail = (
+        f"{_seats_sql()}::text, {lexicon_columns}, t.xmin::text FROM {_table_name(Table)} t "
+        f"LEFT JOIN {_table_name(Lexicon)} l ON {_col(_field(Lexicon, 'id'), 'l')} = {lexicon_id} "
+        if on_loop
+        else f"{_seats_sql()} FROM {_table_name(Table)} t "
     )
+    return f"SELECT {table_columns}, {tail}WHERE {_col(_field(Table, 'id'), 't')} = %s FOR UPDATE OF t"
+
+
+def _seats_sql() -> str:
+    """The seats of table ``t`` with their students, in seat order, as one JSON array of arrays."""
     seat_values = ", ".join(
         [_col(_field(Seat, name), "s") for name in SEAT_FIELDS]
         + [_col(_field(Student, name), "st") for name in STUDENT_FIELDS]
     )
     return (
-        f"SELECT {table_columns}, "  # noqa: S608 - identifiers from the models, values are parameters
-        f"(SELECT COALESCE(json_agg(json_build_array({seat_values}) ORDER BY s.{_col(_field(Seat, 'number'))}), "
+        f"(SELECT COALESCE(json_agg"  # noqa: S608 - identifiers from the models, values are parameters
+        f"(json_build_array({seat_values}) ORDER BY s.{_col(_field(Seat, 'number'))}), "
         f"'[]'::json) FROM {_table_name(Seat)} s LEFT JOIN {_table_name(Student)} st "
         f"ON {_col(_field(Student, 'id'), 'st')} = {_col(_field(Seat, 'student'), 's')} "
         f"WHERE {_col(_field(Seat, 'table'), 's')} = {_col(_field(Table, 'id'), 't')})"
-        f"{lexicon_join}WHERE {_col(_field(Table, 'id'), 't')} = %s FOR UPDATE OF t"
     )
 
 
@@ -298,45 +305,149 @@ def _saved(db: BaseDatabaseWrapper, move: Move, row: Sequence[Any] | None) -> No
     move._state.db = db.alias
 
 
-# -- the same two trips from the event loop (games/services/loop_moves.py) --------------------------------------------
-# On one of the loop's own connections (config/asyncdb.py, in autocommit): the move sends BEGIN with its locked read
-# and COMMIT with its save, as move_transaction does on a thread, and ROLLBACK (:func:`rollback_on`) if it stops in
-# between. The rows convert through the same fields as above; Django's connection object lends its conversions only
-# and is never connected here.
-async def locked_with_seats_on(
-    conn: psycopg.AsyncConnection, table_id: int
-) -> tuple[Table, list[Seat], Lexicon | None]:
-    """BEGIN, then :func:`locked_with_seats` and the table's lexicon (whose version tells whether this process has
-    its keys loaded), in one round trip. Raises :class:`AppError` ``not_found`` (the transaction left open)."""
-    async with conn.pipeline():
-        await conn.execute("BEGIN")
-        locked = await conn.execute(_lock_sql(with_lexicon=True), [table_id], prepare=True)
+# -- the event loop's trips (games/services/loop_moves.py) ------------------------------------------------------------
+# On one of the loop's own connections (config/asyncdb.py, in autocommit). A move decided on the table's row as the
+# loop read it sends BEGIN with its locked read and COMMIT with its save, as move_transaction does on a thread, and
+# ROLLBACK (:func:`rollback_on`) if it stops in between. A move decided on a copy of the row kept from the move before
+# sends only its save, guarded: one statement, its own transaction. The rows convert through the same fields as above;
+# Django's connection object lends its conversions only and is never connected here.
+
+# A table's row as the loop reads it (``_lock_sql(on_loop=True)``), unconverted: the table's columns, its seats as
+# the JSON text PostgreSQL made of them (compared as they are by the guarded save), its lexicon's identity (whose
+# version tells whether this process has the keys loaded) and the row version's ``xmin``, which any change to the
+# row changes.
+LoopRow = tuple[Any, ...]
+
+
+def _width() -> int:
+    return len(Table._meta.concrete_fields)
+
+
+def loop_objects(row: LoopRow) -> tuple[Table, list[Seat], Lexicon | None]:
+    """The table, its seats and its lexicon (identity only) of ``row``: new instances every time."""
     db = _connection()
-    row = await locked.fetchone()
     table, seats = _locked_row(db, row)
-    assert row is not None  # _locked_row refused a missing table
-    values = row[len(Table._meta.concrete_fields) + 1 :]  # after the table's columns and its seats
     if table.lexicon_id is None:
         return table, seats, None
+    values = row[_width() + 1 : _width() + 1 + len(LEXICON_FIELDS)]
     fields = [_field(Lexicon, name) for name in LEXICON_FIELDS]
     converted = [_from_db(db, f, v) for f, v in zip(fields, values, strict=True)]
     return table, seats, Lexicon.from_db(db.alias, list(LEXICON_FIELDS), converted)
 
 
-async def save_move_on(conn: psycopg.AsyncConnection, table: Table, fields: Sequence[str], move: Move) -> None:
-    """:func:`save_move` and COMMIT, in one round trip: the move is durable when this returns."""
-    db = _connection()
-    sql, params = _save_statement(db, table, fields, move)
+async def locked_with_seats_on(conn: psycopg.AsyncConnection, table_id: int) -> LoopRow:
+    """BEGIN, then the table's row locked and read with its seats and its lexicon, in one round trip. Raises
+    :class:`AppError` ``not_found`` (the transaction left open)."""
+    async with conn.pipeline():
+        await conn.execute("BEGIN")
+        locked = await conn.execute(_lock_sql(on_loop=True), [table_id], prepare=True)
+    row = await locked.fetchone()
+    if row is None:
+        raise AppError(NOT_FOUND, "There is no such table.")
+    return tuple(row)
+
+
+async def save_move_on(
+    conn: psycopg.AsyncConnection, row: LoopRow, table: Table, fields: Sequence[str], move: Move
+) -> LoopRow:
+    """:func:`save_move` and COMMIT, in one round trip, in the transaction :func:`locked_with_seats_on` began
+    (``row``): the move is durable when this returns. Returns the table's row as saved."""
+    sql, params = _loop_save_statement(table, fields, move, None)
     async with conn.pipeline():
         saved = await conn.execute(sql, params, prepare=True)
         await conn.execute("COMMIT")
-    _saved(db, move, await saved.fetchone())
+    found = await saved.fetchone()
+    assert found is not None  # the row is locked: the update found it
+    return _saved_on(row, move, found)
+
+
+async def save_move_if_unchanged_on(
+    conn: psycopg.AsyncConnection, copy: LoopRow, table: Table, fields: Sequence[str], move: Move
+) -> LoopRow | None:
+    """Save a move decided on ``copy``, a row read (or followed) earlier, in one statement outside any transaction
+    (durable when this returns), but only if the table's row, its seats and its lexicon's version are still those
+    of the copy. Returns the table's row as saved, or ``None``: something changed, and nothing was saved."""
+    sql, params = _loop_save_statement(table, fields, move, copy)
+    saved = await conn.execute(sql, params, prepare=True)
+    found = await saved.fetchone()
+    return None if found is None else _saved_on(copy, move, found)
+
+
+def _loop_save_statement(
+    table: Table, fields: Sequence[str], move: Move, copy: LoopRow | None
+) -> tuple[str, list[Any]]:
+    db = _connection()
+    params = [_to_db(db, f, f.pre_save(table, False)) for f in (_field(Table, name) for name in fields)]
+    params.append(table.pk)
+    if copy is not None:
+        params += [copy[-1], copy[_width()], copy[_width() + 1 + LEXICON_FIELDS.index("version")]]
+    params += [_to_db(db, f, f.pre_save(move, True)) for f in _inserted_fields()]
+    return _loop_save_sql(tuple(fields), copy is not None), params
+
+
+@functools.cache
+def _loop_save_sql(fields: tuple[str, ...], guarded: bool) -> str:
+    """:func:`_save_sql` returning the table's row as saved (with its new ``xmin``); ``guarded``: only if the row,
+    the seats and the lexicon's version are still a copy's (the move is inserted only with the update)."""
+    assignments = ", ".join(f"{_col(_field(Table, name))} = %s" for name in fields)
+    version = _field(Lexicon, "version")
+    guard = (
+        f" AND t.xmin = %s::xid AND {_seats_sql()}::text = %s AND (SELECT {_col(version, 'l')} FROM "  # noqa: S608
+        f"{_table_name(Lexicon)} l WHERE {_col(_field(Lexicon, 'id'), 'l')} = {_col(_field(Table, 'lexicon'), 't')}) "
+        f"IS NOT DISTINCT FROM %s::{version.db_type(connection)}"
+        if guarded
+        else ""
+    )
+    returned = ", ".join(_col(f, "t") for f in Table._meta.concrete_fields)
+    columns = ", ".join(_col(f) for f in _inserted_fields())
+    # Typed, as a VALUES list would be: in a SELECT PostgreSQL would take an untyped parameter (None) for text.
+    values = ", ".join(f"%s::{f.db_type(connection)}" for f in _inserted_fields())
+    return (
+        f"WITH saved AS (UPDATE {_table_name(Table)} t SET {assignments} "  # noqa: S608 - as in _lock_sql
+        f"WHERE {_col(_field(Table, 'id'), 't')} = %s{guard} RETURNING {returned}, t.xmin::text AS row_xmin), "
+        f"moved AS (INSERT INTO {_table_name(Move)} ({columns}) SELECT {values} FROM saved "
+        f"RETURNING {_col(_field(Move, 'id'))}) "
+        f"SELECT moved.*, saved.* FROM moved, saved"
+    )
+
+
+def _saved_on(row: LoopRow, move: Move, found: Sequence[Any]) -> LoopRow:
+    """The move's id set, and ``row`` with the table's columns and ``xmin`` as saved."""
+    move.pk = found[0]
+    move._state.adding = False
+    move._state.db = _connection().alias
+    return (*found[1 : 1 + _width()], *row[_width() : -1], found[-1])
 
 
 async def rollback_on(conn: psycopg.AsyncConnection) -> None:
     """End the move's transaction without saving anything (a refusal, or an error)."""
     if conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
         await conn.execute("ROLLBACK")
+
+
+# A move's broadcast carries what it changed of the table's row (:func:`row_change`), so that every server process
+# with a page at the table keeps its copy current (:func:`followed`) and decides the next move on it. A channel layer
+# carries plain values: datetimes go as ISO text. It never reaches a page: a connection forwards only its own copy.
+def row_change(before: LoopRow, after: LoopRow) -> dict[str, Any]:
+    """What a move changed of the table's row ``before`` (its xmin), giving ``after``."""
+    table = [v.isoformat() if isinstance(v, datetime) else v for v in after[: _width()]]
+    return {"before": before[-1], "xmin": after[-1], "table": table}
+
+
+def followed(copy: LoopRow, change: dict[str, Any]) -> LoopRow | None:
+    """``copy`` after ``change``; ``None`` if ``copy`` is not the row that change started from."""
+    if copy[-1] == change["xmin"]:
+        return copy  # this process made the change
+    version = Table._meta.concrete_fields.index(_field(Table, "version"))
+    if change["table"][version] < copy[version]:
+        return copy  # a late broadcast: the copy is past it already
+    if copy[-1] != change["before"]:
+        return None
+    table = [
+        datetime.fromisoformat(v) if v is not None and isinstance(f, models.DateTimeField) else v
+        for f, v in zip(Table._meta.concrete_fields, change["table"], strict=True)
+    ]
+    return (*table, *copy[_width() : -1], change["xmin"])
 
 
 def _inserted_fields() -> list[models.Field]:

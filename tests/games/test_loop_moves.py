@@ -8,7 +8,9 @@ import logging
 from datetime import timedelta
 from typing import Any
 
+import psycopg
 import pytest
+from channels.layers import get_channel_layer
 from channels.db import database_sync_to_async
 from django.db import transaction
 from django.utils import timezone
@@ -21,6 +23,7 @@ from games.engine import AppError
 from games.models import Move, Table
 from games.services import lessons, loop_moves, moderation, moves, table_rows
 from learning import services as learning_services
+from learning.models import Student
 from lexicons import services as lexicon_services
 from lexicons.models import Entry, Lexicon
 from tests.conftest import needs_postgresql
@@ -159,26 +162,35 @@ async def test_a_refusal_is_the_threads_and_changes_nothing(table, teacher, refu
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
 
 
-async def test_a_failed_save_changes_nothing_and_sends_nothing(table, monkeypatch):
+@pytest.mark.parametrize("copy", [False, True], ids=["read", "copy"])
+async def test_a_failed_save_changes_nothing_and_sends_nothing(table, monkeypatch, copy):
     users = await db(seated)(table)
-    statement = loop_moves.table_rows._save_statement
+    start = table.version
+    if copy:  # the move is decided on the copy kept from this one
+        await loop_moves.apply_action(table.id, users[0], {"type": "say", "word": "λόγος"})
+        start += 1
+    statement = loop_moves.table_rows._loop_save_statement
 
     def broken(*args: Any) -> tuple[str, list[Any]]:
         sql, params = statement(*args)
         return sql.replace("INSERT INTO", "INSERT INTO nowhere_", 1), params
 
-    monkeypatch.setattr(loop_moves.table_rows, "_save_statement", broken)
+    monkeypatch.setattr(loop_moves.table_rows, "_loop_save_statement", broken)
     with pytest.raises(Exception, match="nowhere_"):
         await loop_moves.apply_action(table.id, users[0], {"type": "draw"})
-    monkeypatch.setattr(loop_moves.table_rows, "_save_statement", statement)
-    assert await db(selectors.table_version)(table.id) == table.version
-    assert await db(Move.objects.filter(table=table).count)() == 1  # the start
+    monkeypatch.setattr(loop_moves.table_rows, "_loop_save_statement", statement)
+    assert await db(selectors.table_version)(table.id) == start
+    assert await db(Move.objects.filter(table=table).count)() == 1 + start - table.version  # the start's and ours
     await asyncio.wait_for(loop_moves.apply_action(table.id, users[0], {"type": "draw"}), timeout=5)
-    assert await db(selectors.table_version)(table.id) == table.version + 1
+    assert await db(selectors.table_version)(table.id) == start + 1
 
 
-async def test_moves_racing_at_one_table_take_turns_at_its_lock(table):
+@pytest.mark.parametrize("copy", [False, True], ids=["read", "copy"])
+async def test_moves_racing_at_one_table_take_turns_at_its_lock(table, copy):
     users = await db(seated)(table)
+    if copy:  # every racer decides on the same copy; one save finds the row unchanged
+        await loop_moves.apply_action(table.id, users[0], {"type": "say", "word": "λόγος"})
+        table = await db(Table.objects.get)(pk=table.pk)
     card = table.state["hands"][0][0]
     results = await asyncio.gather(
         *(loop_moves.apply_action(table.id, users[0], {"type": "play", "card": card}) for _ in range(3)),
@@ -334,8 +346,9 @@ async def test_the_locked_read_on_the_loop_gives_what_the_threads_gives_and_the_
     pool = await asyncdb.pool()
     assert pool is not None
     async with pool.connection() as conn:
-        read, seats, lexicon_read = await table_rows.locked_with_seats_on(conn, table.id)
+        row = await table_rows.locked_with_seats_on(conn, table.id)
         await table_rows.rollback_on(conn)
+    read, seats, lexicon_read = table_rows.loop_objects(row)
     thread_read, thread_seats = await on_thread()
     fields = [f.attname for f in Table._meta.concrete_fields]
     assert [getattr(read, f) for f in fields] == [getattr(thread_read, f) for f in fields]
@@ -349,3 +362,146 @@ async def test_the_locked_read_on_the_loop_gives_what_the_threads_gives_and_the_
         3,
         lexicon.created,
     )
+
+
+# -- the next move decided on this process's copy of the table's row ------------------------------------------------
+@pytest.fixture
+def statements(monkeypatch) -> list[str]:
+    """Every statement the loop's connections send."""
+    sent: list[str] = []
+    execute = psycopg.AsyncConnection.execute
+
+    async def counted(self, query, *args: Any, **kwargs: Any):
+        sent.append(str(query))
+        return await execute(self, query, *args, **kwargs)
+
+    monkeypatch.setattr(psycopg.AsyncConnection, "execute", counted)
+    return sent
+
+
+async def _row(table_id: int) -> table_rows.LoopRow:
+    """The table's row as the loop reads it, now."""
+    pool = await asyncdb.pool()
+    assert pool is not None
+    async with pool.connection() as conn:
+        row = await table_rows.locked_with_seats_on(conn, table_id)
+        await table_rows.rollback_on(conn)
+    return row
+
+
+async def test_the_next_move_is_decided_on_the_copy_and_saved_in_one_statement(table, statements, on_threads):
+    users = await db(seated)(table)
+    await asyncdb.pool()  # opened, with its own statements
+    statements.clear()
+    await loop_moves.apply_action(table.id, users[0], {"type": "say", "word": "λόγος"})
+    assert statements[:1] == ["BEGIN"] and statements[-1] == "COMMIT"  # the first: read under the lock
+    assert loop_moves._copies[table.id] == await _row(table.id)
+    statements.clear()
+    deferred = await loop_moves.apply_action(table.id, users[0], {"type": "draw"})
+    assert len(statements) == 1 and statements[0].startswith("WITH saved AS (UPDATE")  # no BEGIN, no COMMIT
+    assert await db(selectors.table_version)(table.id) == table.version + 2  # committed on its own
+    assert [m["seq"] for _, m in deferred.messages if m["type"] == "table.event"] == [table.version + 2]
+    assert loop_moves._copies[table.id] == await _row(table.id)  # the copy is the row as saved
+    assert on_threads == []
+
+
+@pytest.mark.parametrize("change", ["move", "pause", "seat", "student", "lexicon"])
+async def test_a_copy_behind_the_row_saves_nothing_and_the_row_decides(
+    table, teacher, statements, on_threads, change
+):
+    """Whatever changed since the copy (the row, a seat, a student, the lexicon's version), the move decided on it is
+    not saved; the row, read under its lock, decides the move again."""
+    users = await db(seated)(table)
+    lexicon = await db(Lexicon.objects.create)(name="Mini", language="grc", version=1, last_version=1)
+    await db(Table.objects.filter(pk=table.pk).update)(lexicon=lexicon)
+    await loop_moves.apply_action(table.id, users[0], {"type": "say", "word": "λόγος"})
+    copy = loop_moves._copies[table.id]
+    if change == "move":  # on a thread, which keeps no copy; its broadcast is not delivered here
+        await db_async(moves.apply_action)(table.id, users[0], {"type": "play", "card": table.state["hands"][0][0]})
+    elif change == "pause":
+        await db(moderation.pause_table)(teacher, table.id)
+    elif change == "seat":
+        await db(table.seats.filter(number=2).update)(removed=True)
+    elif change == "student":
+        await db(Student.objects.filter(user=users[0]).update)(display_name="Ann")
+    else:
+        await db(Lexicon.objects.filter(pk=lexicon.pk).update)(version=2, last_version=2)
+    version = await db(selectors.table_version)(table.id)
+    statements.clear()
+    # Seat 0 draws: on the copy it is their turn; after a move, it is seat 1's.
+    if change == "move":
+        with pytest.raises(AppError) as refused:
+            await loop_moves.apply_action(table.id, users[0], {"type": "draw"})
+        assert refused.value.code == "not_your_turn"
+    elif change == "pause":
+        with pytest.raises(AppError) as refused:
+            await loop_moves.apply_action(table.id, users[0], {"type": "draw"})
+        assert refused.value.code == moves.PAUSED
+    else:
+        deferred = await loop_moves.apply_action(table.id, users[0], {"type": "draw"})
+        version += 1
+        (event,) = [m for _, m in deferred.messages if m["type"] == "table.event"]
+        info = json.loads(event["copies"]["0"])["table"]
+        names = [p["name"] for p in info["players"]]
+        assert names[0] == ("Ann" if change == "student" else "Ana")
+    assert statements[0].startswith("WITH saved AS (UPDATE") and statements[1] == "BEGIN"  # tried, then read
+    assert await db(selectors.table_version)(table.id) == version
+    assert await db(Move.objects.filter(table=table, seq__gt=version).count)() == 0
+    assert loop_moves._copies[table.id] != copy
+    assert loop_moves._copies[table.id] == await _row(table.id)
+    assert on_threads == []
+
+
+async def test_a_refusal_on_the_copy_is_decided_by_the_row(table, statements):
+    """The copy may be behind: a move it refuses is played on the row, which may accept it."""
+    users = await db(seated)(table)
+    await loop_moves.apply_action(table.id, users[0], {"type": "play", "card": table.state["hands"][0][0]})
+    await db_async(moves.apply_action)(table.id, users[1], {"type": "play", "card": table.state["hands"][1][0]})
+    # The copy has seat 1 to play; the row has seat 2.
+    statements.clear()
+    await loop_moves.apply_action(table.id, users[2], {"type": "draw"})
+    assert statements[0] == "BEGIN"
+    assert await db(selectors.table_version)(table.id) == table.version + 3
+
+
+async def test_a_broadcast_move_brings_every_process_copy_up_to_date(table):
+    """A move's broadcast carries what it changed of the row, through the channel layer, and the copy another
+    process kept from before the move follows it to the row as saved; a page is never sent it."""
+    users = await db(seated)(table)
+    before = await _row(table.id)
+    deferred = await loop_moves.apply_action(table.id, users[0], {"type": "say", "word": "λόγος"})
+    (event,) = [m for _, m in deferred.messages if m["type"] == "table.event"]
+    layer = get_channel_layer()
+    channel = await layer.new_channel()
+    await layer.send(channel, event)
+    carried = await asyncio.wait_for(layer.receive(channel), timeout=5)
+    loop_moves._copies[table.id] = before  # another process's copy
+    loop_moves.follow(table.id, carried["row"])
+    assert loop_moves._copies[table.id] == await _row(table.id)
+    assert all("row" not in json.loads(text) and "hands" not in text for text in carried["copies"].values())
+
+
+async def test_a_copy_that_cannot_follow_a_broadcast_is_dropped(table):
+    users = await db(seated)(table)
+    old = await _row(table.id)
+    deferred = await loop_moves.apply_action(table.id, users[0], {"type": "draw"})
+    (first,) = [m["row"] for _, m in deferred.messages if m["type"] == "table.event"]
+    current = loop_moves._copies[table.id]
+    loop_moves.follow(table.id, first)  # this process's own move: nothing to do
+    assert loop_moves._copies[table.id] == current
+    deferred = await loop_moves.apply_action(table.id, users[0], {"type": "play", "card": table.state["hands"][0][0]})
+    (second,) = [m["row"] for _, m in deferred.messages if m["type"] == "table.event"]
+    loop_moves.follow(table.id, first)  # late: the copy is past it
+    assert loop_moves._copies[table.id] == await _row(table.id)
+    loop_moves._copies[table.id] = old  # two moves behind: the second does not start from it
+    loop_moves.follow(table.id, second)
+    assert table.id not in loop_moves._copies
+    loop_moves._copies[table.id] = old
+    loop_moves.follow(table.id, None)  # a change on a thread, which tells nothing of the row
+    assert table.id not in loop_moves._copies
+
+
+async def test_no_more_copies_than_the_setting(table, settings):
+    settings.MOVE_TABLE_COPIES = 0
+    await loop_moves.apply_action(table.id, (await db(seated)(table))[0], {"type": "draw"})
+    assert loop_moves._copies == {}
