@@ -37,13 +37,30 @@ async def pool() -> AsyncConnectionPool | None:
     """The running loop's pool, opened on first use; ``None`` when :func:`enabled` is false."""
     if not enabled():
         return None
+    opening = _opening()
+    if opening.done():
+        return opening.result()
+    return await asyncio.shield(opening)  # a caller cancelled while waiting does not cancel the opening
+
+
+def open_soon() -> None:
+    """Start opening the running loop's pool, without waiting for it (a table's page connected: its first move then
+    finds the connections open). A failure is left to the next :func:`pool`, which tries again."""
+    if enabled():
+        _opening().add_done_callback(_seen)
+
+
+def _opening() -> "asyncio.Task[AsyncConnectionPool]":
     loop = asyncio.get_running_loop()
     opening = _pools.get(loop)
     if opening is None or _failed(opening):
         opening = _pools[loop] = loop.create_task(_open())
-    if opening.done():
-        return opening.result()
-    return await asyncio.shield(opening)  # a caller cancelled while waiting does not cancel the opening
+    return opening
+
+
+def _seen(opening: "asyncio.Task[AsyncConnectionPool]") -> None:
+    if not opening.cancelled():
+        opening.exception()  # retrieved, so asyncio does not log it as never retrieved; the next move reports it
 
 
 async def _open() -> AsyncConnectionPool:

@@ -9,7 +9,7 @@ their committed broadcasts sent from it; every refusal is answered to the sender
 import logging
 from typing import Any, ClassVar
 
-from config import transport
+from config import asyncdb, transport
 from config.dbthreads import db_async
 from config.websocket import CLOSE_FORBIDDEN, JsonConsumer, Schema
 from games import selectors
@@ -41,6 +41,7 @@ class TableConsumer(JsonConsumer):
 
     async def on_connected(self) -> None:
         self._hellos = 0
+        asyncdb.open_soon()  # the loop's connections for the moves to come
         await db_async(robots.nudge_table)(self.table_id)
         await self.send_snapshot(log=True)
 

@@ -81,7 +81,7 @@ async def _play(conn: psycopg.AsyncConnection, table_id: int, user: User, action
     except BaseException:
         await table_rows.rollback_on(conn)  # nothing to end once the COMMIT is through
         raise
-    return _committed(table_id, row, saved, table, seats, played, move)
+    return _committed(table_id, saved, table, seats, played, move)
 
 
 async def _play_on_copy(
@@ -100,7 +100,7 @@ async def _play_on_copy(
     if saved is None:
         forget(table_id)
         return None
-    return _committed(table_id, copy, saved, table, seats, played, move)
+    return _committed(table_id, saved, table, seats, played, move)
 
 
 def _decide(table: Table, seats: list[Seat], lexicon: Lexicon | None, user: User, action: Action) -> moves.Played:
@@ -122,7 +122,6 @@ def _decide(table: Table, seats: list[Seat], lexicon: Lexicon | None, user: User
 
 def _committed(
     table_id: int,
-    before: LoopRow,
     saved: LoopRow,
     table: Table,
     seats: list[Seat],
@@ -131,7 +130,7 @@ def _committed(
 ) -> Deferred:
     """The committed move's broadcasts (with the change to the row, for the other processes' copies) and jobs."""
     _keep(table_id, saved)
-    change = table_rows.row_change(before, saved)
+    change = table_rows.row_change(saved)
     with deferring() as deferred:
         for job in moves.after_commit(table, played.rules, move, selectors.players(table, seats), row_change=change):
             job()
@@ -139,8 +138,8 @@ def _committed(
 
 
 # -- this process's copies of its tables' rows -------------------------------------------------------------------
-# Kept from the last move played here or read here, and followed through every move broadcast to a page of this
-# process at the table (:func:`follow`), most recently used last, at most settings.MOVE_TABLE_COPIES of them. Only
+# Kept from the last move played or read here, and from every move broadcast to a page of this process at the table
+# (:func:`follow`), most recently used last, at most settings.MOVE_TABLE_COPIES of them. Only
 # the event loop touches them. A copy is only a guess: the guarded save checks it against the row.
 _copies: OrderedDict[int, LoopRow] = OrderedDict()
 
@@ -152,17 +151,13 @@ def _keep(table_id: int, row: LoopRow) -> None:
         _copies.popitem(last=False)
 
 
-def follow(table_id: int, change: dict[str, Any] | None) -> None:
-    """A move at the table was broadcast, with what it changed of the row (``None``: a change made elsewhere, on a
-    database thread, which keeps no copy): the copy follows it, or is dropped if it cannot."""
-    copy = _copies.get(table_id)
-    if copy is None:
-        return
-    after = None if change is None else table_rows.followed(copy, change)
-    if after is None:
+def follow(table_id: int, change: list[Any] | None) -> None:
+    """A move at the table was broadcast with the row it saved (``None``: a change made on a database thread, which
+    keeps no copy, so this process's copy is behind): the copy is that row from now on."""
+    if change is None:
         forget(table_id)
     else:
-        _copies[table_id] = after
+        _keep(table_id, table_rows.followed(_copies.get(table_id), change))
 
 
 def forget(table_id: int) -> None:

@@ -283,11 +283,11 @@ def after_commit(
     move: Move,
     seated: list[dict[str, Any]] | None,
     *,
-    row_change: dict[str, Any] | None = None,
+    row_change: list[Any] | None = None,
 ) -> list[Callable[[], None]]:
     """What a saved move leaves to do once it is committed, in order: its broadcasts, its learning job (if it met a
     word) and its robots' turn (if the table has robots). Each sends, or hands its work to a deferring caller
-    (:func:`config.transport.deferring`). ``row_change``: what the move changed of the table's row, for the server
+    (:func:`config.transport.deferring`). ``row_change``: the table's row as the move saved it, for the server
     processes' copies of it (the event loop's moves, :mod:`games.services.loop_moves`)."""
     from games.services import robots  # robots play through this module
 
@@ -326,7 +326,7 @@ def _broadcast(
     rules: Game,
     move: Move,
     seated: list[dict[str, Any]] | None,
-    row_change: dict[str, Any] | None = None,
+    row_change: list[Any] | None = None,
 ) -> Callable[[], None]:
     """After the commit: each seat still playing, and the spectators, get their censored events and their view.
     The message also carries ``row_change`` (the whole state: it stays on the server, where each connection takes

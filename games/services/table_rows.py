@@ -425,29 +425,30 @@ async def rollback_on(conn: psycopg.AsyncConnection) -> None:
         await conn.execute("ROLLBACK")
 
 
-# A move's broadcast carries what it changed of the table's row (:func:`row_change`), so that every server process
-# with a page at the table keeps its copy current (:func:`followed`) and decides the next move on it. A channel layer
-# carries plain values: datetimes go as ISO text. It never reaches a page: a connection forwards only its own copy.
-def row_change(before: LoopRow, after: LoopRow) -> dict[str, Any]:
-    """What a move changed of the table's row ``before`` (its xmin), giving ``after``."""
-    table = [v.isoformat() if isinstance(v, datetime) else v for v in after[: _width()]]
-    return {"before": before[-1], "xmin": after[-1], "table": table}
+# A move's broadcast carries the table's row as the move saved it (:func:`row_change`), so that every server process
+# with a page at the table has a current copy (:func:`followed`) and decides the next move there on it. A channel
+# layer carries plain values: datetimes go as ISO text. It never reaches a page: a connection forwards only its own
+# copy of the broadcast.
+def _row_fields() -> list[models.Field | None]:
+    """The field of each value of a :data:`LoopRow` (``None``: the seats' text, the xmin)."""
+    return [*Table._meta.concrete_fields, None, *(_field(Lexicon, name) for name in LEXICON_FIELDS), None]
 
 
-def followed(copy: LoopRow, change: dict[str, Any]) -> LoopRow | None:
-    """``copy`` after ``change``; ``None`` if ``copy`` is not the row that change started from."""
-    if copy[-1] == change["xmin"]:
-        return copy  # this process made the change
+def row_change(saved: LoopRow) -> list[Any]:
+    """The row a move ``saved``, as a broadcast carries it."""
+    return [v.isoformat() if isinstance(v, datetime) else v for v in saved]
+
+
+def followed(copy: LoopRow | None, change: list[Any]) -> LoopRow:
+    """The copy to keep after a move broadcast ``change``: its row, unless ``copy`` is as recent (a late broadcast,
+    or this process's own move)."""
     version = Table._meta.concrete_fields.index(_field(Table, "version"))
-    if change["table"][version] < copy[version]:
-        return copy  # a late broadcast: the copy is past it already
-    if copy[-1] != change["before"]:
-        return None
-    table = [
+    if copy is not None and change[version] <= copy[version]:
+        return copy
+    return tuple(
         datetime.fromisoformat(v) if v is not None and isinstance(f, models.DateTimeField) else v
-        for f, v in zip(Table._meta.concrete_fields, change["table"], strict=True)
-    ]
-    return (*table, *copy[_width() : -1], change["xmin"])
+        for f, v in zip(_row_fields(), change, strict=True)
+    )
 
 
 def _inserted_fields() -> list[models.Field]:

@@ -465,41 +465,53 @@ async def test_a_refusal_on_the_copy_is_decided_by_the_row(table, statements):
     assert await db(selectors.table_version)(table.id) == table.version + 3
 
 
-async def test_a_broadcast_move_brings_every_process_copy_up_to_date(table):
-    """A move's broadcast carries what it changed of the row, through the channel layer, and the copy another
-    process kept from before the move follows it to the row as saved; a page is never sent it."""
+@pytest.mark.parametrize("before", [False, True], ids=["no_copy", "old_copy"])
+async def test_a_broadcast_move_brings_every_process_copy_up_to_date(table, before):
+    """A move's broadcast carries the row it saved, through the channel layer: another process's copy, or a process
+    with none yet, then has the row as saved. A page is never sent it."""
     users = await db(seated)(table)
-    before = await _row(table.id)
+    old = await _row(table.id)
     deferred = await loop_moves.apply_action(table.id, users[0], {"type": "say", "word": "λόγος"})
     (event,) = [m for _, m in deferred.messages if m["type"] == "table.event"]
     layer = get_channel_layer()
     channel = await layer.new_channel()
     await layer.send(channel, event)
     carried = await asyncio.wait_for(layer.receive(channel), timeout=5)
-    loop_moves._copies[table.id] = before  # another process's copy
+    loop_moves._copies.clear()  # another process's copies
+    if before:
+        loop_moves._copies[table.id] = old
     loop_moves.follow(table.id, carried["row"])
     assert loop_moves._copies[table.id] == await _row(table.id)
     assert all("row" not in json.loads(text) and "hands" not in text for text in carried["copies"].values())
 
 
-async def test_a_copy_that_cannot_follow_a_broadcast_is_dropped(table):
+async def test_a_late_broadcast_leaves_the_copy_and_a_change_on_a_thread_drops_it(table):
     users = await db(seated)(table)
-    old = await _row(table.id)
     deferred = await loop_moves.apply_action(table.id, users[0], {"type": "draw"})
     (first,) = [m["row"] for _, m in deferred.messages if m["type"] == "table.event"]
-    current = loop_moves._copies[table.id]
-    loop_moves.follow(table.id, first)  # this process's own move: nothing to do
-    assert loop_moves._copies[table.id] == current
-    deferred = await loop_moves.apply_action(table.id, users[0], {"type": "play", "card": table.state["hands"][0][0]})
-    (second,) = [m["row"] for _, m in deferred.messages if m["type"] == "table.event"]
+    await loop_moves.apply_action(table.id, users[0], {"type": "play", "card": table.state["hands"][0][0]})
+    current = await _row(table.id)
     loop_moves.follow(table.id, first)  # late: the copy is past it
-    assert loop_moves._copies[table.id] == await _row(table.id)
-    loop_moves._copies[table.id] = old  # two moves behind: the second does not start from it
-    loop_moves.follow(table.id, second)
+    assert loop_moves._copies[table.id] == current
+    (event,) = [m for _, m in await _sent_on_thread(table.id) if m["type"] == "table.event"]
+    loop_moves.follow(table.id, event["row"])  # a thread tells nothing of the row
     assert table.id not in loop_moves._copies
-    loop_moves._copies[table.id] = old
-    loop_moves.follow(table.id, None)  # a change on a thread, which tells nothing of the row
-    assert table.id not in loop_moves._copies
+
+
+async def _sent_on_thread(table_id: int) -> list[tuple[str, Any]]:
+    """The messages of the next move at the table played on a database thread (seat 1 plays a card)."""
+    table = await db(Table.objects.get)(pk=table_id)
+    users = await db(seated)(table)
+    _, deferred = await db_async(moves.apply_action_deferred)(
+        table_id, users[1], {"type": "play", "card": table.state["hands"][1][0]}
+    )
+    return deferred.messages
+
+
+async def test_a_page_that_connects_opens_the_loops_connections(table, settings):
+    ws, _ = await join(table, (await db(seated)(table))[0])
+    pool = await asyncio.wait_for(asyncdb._pools[asyncio.get_running_loop()], timeout=10)
+    assert pool.get_stats()["pool_size"] == settings.DATABASE_LOOP_CONNECTIONS  # before any move
 
 
 async def test_no_more_copies_than_the_setting(table, settings):
