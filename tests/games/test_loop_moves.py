@@ -509,7 +509,7 @@ async def _sent_on_thread(table_id: int) -> list[tuple[str, Any]]:
 
 
 async def test_a_page_that_connects_opens_the_loops_connections(table, settings):
-    ws, _ = await join(table, (await db(seated)(table))[0])
+    await join(table, (await db(seated)(table))[0])
     pool = await asyncio.wait_for(asyncdb._pools[asyncio.get_running_loop()], timeout=10)
     assert pool.get_stats()["pool_size"] == settings.DATABASE_LOOP_CONNECTIONS  # before any move
 
