@@ -1,12 +1,14 @@
 """Reads for lessons and tables: who may see a table and as whom, snapshots, dashboard rows, replays."""
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
-from django.urls import reverse
+from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils import timezone
 
 from games.engine import AppError, Context, Game, WordList, censor_all, fill_names
@@ -278,6 +280,17 @@ def snapshot_of(table_id: int, seat: int | None, *, log: bool = False) -> dict[s
     return snapshot(Table.objects.get(pk=table_id), seat, log=log)
 
 
+def table_url(table_id: int) -> str:
+    """The table's page: ``reverse()``, kept per table (the dashboard row of every move has it, and reversing cost
+    a move as much as its rules did)."""
+    return _table_url(table_id, get_script_prefix(), get_urlconf() or settings.ROOT_URLCONF)
+
+
+@functools.lru_cache(maxsize=4096)
+def _table_url(table_id: int, prefix: str, urlconf: Any) -> str:
+    return reverse("games:table", args=[table_id])
+
+
 def dashboard_row(table: Table, seated: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """One table on the teacher's dashboard: players, phase, scores and whose turn it is. ``seated``:
     :func:`players` if already built."""
@@ -303,7 +316,7 @@ def dashboard_row(table: Table, seated: list[dict[str, Any]] | None = None) -> d
     return {
         "id": table.id,
         "number": table.number,
-        "url": reverse("games:table", args=[table.id]),
+        "url": table_url(table.id),
         "status": table.status,
         "phase": status.phase,
         "summary": fill_names(status.summary, name),

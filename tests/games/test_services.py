@@ -6,6 +6,7 @@ import threading
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.urls import set_script_prefix
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -322,6 +323,16 @@ def test_the_dashboard_row_names_the_players(table, teacher):
     assert row["last_move"].startswith(names[0])
     assert [p["score"] for p in row["players"]] == TOY.scores(table.state).total
     assert row["winners"] == []
+
+
+def test_the_dashboard_row_links_to_the_table_page_under_the_sites_prefix(table):
+    assert selectors.dashboard_row(table)["url"] == f"/games/tables/{table.id}/"
+    set_script_prefix("/school/")  # served under a path of its own: the links follow
+    try:
+        assert selectors.dashboard_row(table)["url"] == f"/school/games/tables/{table.id}/"
+    finally:
+        set_script_prefix("/")
+    assert selectors.dashboard_row(table)["url"] == f"/games/tables/{table.id}/"
 
 
 def test_pause_resume_end_are_checked(table, teacher, other_teacher):
