@@ -20,7 +20,6 @@ Then the loop's transaction is rolled back first and the thread plays the move f
 so nothing of the first attempt remains.
 """
 
-import asyncio
 from collections import OrderedDict
 from functools import partial
 from typing import Any
@@ -82,8 +81,7 @@ async def _play(conn: psycopg.AsyncConnection, table_id: int, user: User, action
     except BaseException:
         await table_rows.rollback_on(conn)  # nothing to end once the COMMIT is through
         raise
-    _keep(table_id, saved)
-    return _messages(table, seats, played, move, table_rows.row_change(saved))
+    return _committed(table_id, saved, table, seats, played, move)
 
 
 async def _play_on_copy(
@@ -98,19 +96,11 @@ async def _play_on_copy(
     except AppError:
         return None
     move = moves.advance(table, played, kind=Move.Kind.ACTION, actor=user, action=action)
-    saving = asyncio.ensure_future(table_rows.save_move_if_unchanged_on(conn, copy, table, moves.SAVED_FIELDS, move))
-    await asyncio.sleep(0)  # the statement goes out; the messages are made while PostgreSQL runs it
-    row: list[Any] = []  # the row as saved, which the table's message carries: known once the save returns
-    try:
-        deferred = _messages(table, seats, played, move, row)
-    finally:
-        saved = await saving  # the messages are sent only after this, and only if the move was saved
+    saved = await table_rows.save_move_if_unchanged_on(conn, copy, table, moves.SAVED_FIELDS, move)
     if saved is None:
         forget(table_id)
         return None
-    _keep(table_id, saved)
-    row.extend(table_rows.row_change(saved))
-    return deferred
+    return _committed(table_id, saved, table, seats, played, move)
 
 
 def _decide(table: Table, seats: list[Seat], lexicon: Lexicon | None, user: User, action: Action) -> moves.Played:
@@ -130,11 +120,19 @@ def _decide(table: Table, seats: list[Seat], lexicon: Lexicon | None, user: User
         raise OffLoop from error
 
 
-def _messages(table: Table, seats: list[Seat], played: moves.Played, move: Move, row: list[Any]) -> Deferred:
-    """The move's broadcasts (the table's message carrying ``row``, the row as saved, for the other processes'
-    copies) and jobs, collected to be sent by the consumer once the move is committed."""
+def _committed(
+    table_id: int,
+    saved: LoopRow,
+    table: Table,
+    seats: list[Seat],
+    played: moves.Played,
+    move: Move,
+) -> Deferred:
+    """The committed move's broadcasts (with the change to the row, for the other processes' copies) and jobs."""
+    _keep(table_id, saved)
+    change = table_rows.row_change(saved)
     with deferring() as deferred:
-        for job in moves.after_commit(table, played.rules, move, selectors.players(table, seats), row_change=row):
+        for job in moves.after_commit(table, played.rules, move, selectors.players(table, seats), row_change=change):
             job()
     return deferred
 

@@ -316,9 +316,8 @@ def restart_clock(table: Table, now: datetime, new_turn: bool) -> None:
 
 
 def _recording(move: Move) -> Callable[[], None]:
-    """The learning job is published after the broadcasts: when deferred, once the consumer has sent them. The
-    move's id is read then (the event loop makes a move's messages while its save runs)."""
-    return partial(transport.later, lambda: learning_services.publish_recording(move.pk))
+    """The learning job is published after the broadcasts: when deferred, once the consumer has sent them."""
+    return partial(transport.later, partial(learning_services.publish_recording, move.pk))
 
 
 # -- broadcasting ------------------------------------------------------------------------------------------------
