@@ -514,6 +514,19 @@ async def test_a_page_that_connects_opens_the_loops_connections(table, settings)
     assert pool.get_stats()["pool_size"] == settings.DATABASE_LOOP_CONNECTIONS  # before any move
 
 
+async def test_a_word_said_on_the_copy_sends_its_own_moves_recording_job(table, monkeypatch):
+    """The learning job names the move the guarded save inserted."""
+    published: list[int] = []
+    monkeypatch.setattr(learning_services, "publish_recording", published.append)
+    users = await db(seated)(table)
+    await loop_moves.apply_action(table.id, users[0], {"type": "draw"})  # the copy is kept
+    deferred = await loop_moves.apply_action(table.id, users[0], {"type": "say", "word": "λόγος"})
+    for job in deferred.later:
+        job()
+    said = await db(Move.objects.get)(table=table, seq=table.version + 2)
+    assert published == [said.pk]
+
+
 async def test_no_more_copies_than_the_setting(table, settings):
     settings.MOVE_TABLE_COPIES = 0
     await loop_moves.apply_action(table.id, (await db(seated)(table))[0], {"type": "draw"})
