@@ -208,11 +208,12 @@ def _to_db(db: BaseDatabaseWrapper, field: models.Field, value: Any) -> Any:
     return prepared
 
 
-def _seats(alias: str, table: Table, rows: Sequence[Sequence[Any]]) -> list[Seat]:
+def _seats(alias: str, table: Table | None, rows: Sequence[Sequence[Any]]) -> list[Seat]:
     seats = []
     for row in rows:
         seat = Seat.from_db(alias, list(SEAT_FIELDS), list(row[: len(SEAT_FIELDS)]))
-        seat.table = table
+        if table is not None:
+            seat.table = table
         student = row[len(SEAT_FIELDS) :]
         if student[0] is not None:
             seat.student = Student.from_db(alias, list(STUDENT_FIELDS), list(student))
@@ -324,15 +325,28 @@ def _width() -> int:
 
 
 def loop_objects(row: LoopRow) -> tuple[Table, list[Seat], Lexicon | None]:
-    """The table, its seats and its lexicon (identity only) of ``row``: new instances every time."""
+    """The table (a new instance every time: a move changes it), its seats and its lexicon (identity only) of
+    ``row``."""
     db = _connection()
-    table, seats = _locked_row(db, row)
+    fields = Table._meta.concrete_fields
+    table = Table.from_db(
+        db.alias, [f.attname for f in fields], [_from_db(db, f, v) for f, v in zip(fields, row, strict=False)]
+    )
+    seats = list(_loop_seats(row[_width()]))
     if table.lexicon_id is None:
         return table, seats, None
     values = row[_width() + 1 : _width() + 1 + len(LEXICON_FIELDS)]
-    fields = [_field(Lexicon, name) for name in LEXICON_FIELDS]
-    converted = [_from_db(db, f, v) for f, v in zip(fields, values, strict=True)]
+    lexicon_fields = [_field(Lexicon, name) for name in LEXICON_FIELDS]
+    converted = [_from_db(db, f, v) for f, v in zip(lexicon_fields, values, strict=True)]
     return table, seats, Lexicon.from_db(db.alias, list(LEXICON_FIELDS), converted)
+
+
+@functools.lru_cache(maxsize=4096)
+def _loop_seats(text: str) -> tuple[Seat, ...]:
+    """The seats and students of a table's seats as the loop reads them, made once per text: a move only reads them,
+    and any change to them changes the text (the guarded save compares it). Their ``table`` is not set: on the loop
+    it would be read from the database, which sends the move to a thread."""
+    return tuple(_seats(_connection().alias, None, orjson.loads(text)))
 
 
 async def locked_with_seats_on(conn: psycopg.AsyncConnection, table_id: int) -> LoopRow:

@@ -405,6 +405,10 @@ async def test_the_next_move_is_decided_on_the_copy_and_saved_in_one_statement(t
     assert [m["seq"] for _, m in deferred.messages if m["type"] == "table.event"] == [table.version + 2]
     assert loop_moves._copies[table.id] == await _row(table.id)  # the copy is the row as saved
     assert on_threads == []
+    # The seats are made once per text of them (a move only reads them); the table anew for every move.
+    first, second = table_rows.loop_objects(loop_moves._copies[table.id]), table_rows.loop_objects(await _row(table.id))
+    assert first[0] is not second[0]
+    assert all(a is b for a, b in zip(first[1], second[1], strict=True))
 
 
 @pytest.mark.parametrize("change", ["move", "pause", "seat", "student", "lexicon"])
