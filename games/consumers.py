@@ -120,7 +120,6 @@ class TableConsumer(JsonConsumer):
         await self.send_json({"type": "notice", "message": message["message"]})
 
     async def table_removed(self, message: dict[str, Any]) -> None:
-        loop_moves.forget(self.table_id)  # a seat changed
         if message["seat"] != self.seat:
             return
         await self.send_json({"type": "removed", "message": "Your teacher has taken you out of this game."})

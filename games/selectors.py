@@ -378,7 +378,7 @@ def my_table_url(user: User, classroom: Classroom) -> str:
     """The page of ``user``'s table in the class's running lesson, or "" (teachers, students without a seat)."""
     lesson = running_lesson(classroom)
     table = table_of(user, lesson) if lesson is not None and not user.is_teacher else None
-    return reverse("games:table", args=[table.id]) if table is not None else ""
+    return table_url(table.id) if table is not None else ""
 
 
 def table_of(user: User, lesson: Lesson) -> Table | None:

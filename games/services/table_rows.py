@@ -249,12 +249,17 @@ def _locked_row(db: BaseDatabaseWrapper, row: Sequence[Any] | None) -> tuple[Tab
     """The table and its seats from the row of :func:`_lock_sql`."""
     if row is None:
         raise AppError(NOT_FOUND, "There is no such table.")
+    table = _table_of(db, row)
+    seats = row[_width()]
+    return table, _seats(db.alias, table, orjson.loads(seats) if isinstance(seats, str) else seats)
+
+
+def _table_of(db: BaseDatabaseWrapper, row: Sequence[Any]) -> Table:
+    """The table from the first columns of a locked read's row."""
     fields = Table._meta.concrete_fields
-    table = Table.from_db(
+    return Table.from_db(
         db.alias, [f.attname for f in fields], [_from_db(db, f, v) for f, v in zip(fields, row, strict=False)]
     )
-    seats = row[len(fields)]
-    return table, _seats(db.alias, table, orjson.loads(seats) if isinstance(seats, str) else seats)
 
 
 def locked_table(table_id: int) -> Table:
@@ -293,10 +298,18 @@ def save_move(table: Table, fields: Sequence[str], move: Move) -> None:
 
 def _save_statement(db: BaseDatabaseWrapper, table: Table, fields: Sequence[str], move: Move) -> tuple[str, list[Any]]:
     """The save's statement (:func:`_save_sql`) and its parameters."""
+    return _save_sql(tuple(fields)), _save_params(db, table, fields, move)
+
+
+def _save_params(
+    db: BaseDatabaseWrapper, table: Table, fields: Sequence[str], move: Move, guard: Sequence[Any] = ()
+) -> list[Any]:
+    """The saved fields' values, the table's id, ``guard``'s values (:func:`_loop_save_sql`), the move's values."""
     params = [_to_db(db, f, f.pre_save(table, False)) for f in (_field(Table, name) for name in fields)]
     params.append(table.pk)
+    params += guard
     params += [_to_db(db, f, f.pre_save(move, True)) for f in _inserted_fields()]
-    return _save_sql(tuple(fields)), params
+    return params
 
 
 def _saved(db: BaseDatabaseWrapper, move: Move, row: Sequence[Any] | None) -> None:
@@ -328,16 +341,13 @@ def loop_objects(row: LoopRow) -> tuple[Table, list[Seat], Lexicon | None]:
     """The table (a new instance every time: a move changes it), its seats and its lexicon (identity only) of
     ``row``."""
     db = _connection()
-    fields = Table._meta.concrete_fields
-    table = Table.from_db(
-        db.alias, [f.attname for f in fields], [_from_db(db, f, v) for f, v in zip(fields, row, strict=False)]
-    )
+    table = _table_of(db, row)
     seats = list(_loop_seats(row[_width()]))
     if table.lexicon_id is None:
         return table, seats, None
     values = row[_width() + 1 : _width() + 1 + len(LEXICON_FIELDS)]
-    lexicon_fields = [_field(Lexicon, name) for name in LEXICON_FIELDS]
-    converted = [_from_db(db, f, v) for f, v in zip(lexicon_fields, values, strict=True)]
+    fields = [_field(Lexicon, name) for name in LEXICON_FIELDS]
+    converted = [_from_db(db, f, v) for f, v in zip(fields, values, strict=True)]
     return table, seats, Lexicon.from_db(db.alias, list(LEXICON_FIELDS), converted)
 
 
@@ -390,13 +400,8 @@ async def save_move_if_unchanged_on(
 def _loop_save_statement(
     table: Table, fields: Sequence[str], move: Move, copy: LoopRow | None
 ) -> tuple[str, list[Any]]:
-    db = _connection()
-    params = [_to_db(db, f, f.pre_save(table, False)) for f in (_field(Table, name) for name in fields)]
-    params.append(table.pk)
-    if copy is not None:
-        params += [copy[-1], copy[_width()], copy[_width() + 1 + LEXICON_FIELDS.index("version")]]
-    params += [_to_db(db, f, f.pre_save(move, True)) for f in _inserted_fields()]
-    return _loop_save_sql(tuple(fields), copy is not None), params
+    guard = () if copy is None else (copy[-1], copy[_width()], copy[_width() + 1 + LEXICON_FIELDS.index("version")])
+    return _loop_save_sql(tuple(fields), copy is not None), _save_params(_connection(), table, fields, move, guard)
 
 
 @functools.cache
@@ -427,9 +432,7 @@ def _loop_save_sql(fields: tuple[str, ...], guarded: bool) -> str:
 
 def _saved_on(row: LoopRow, move: Move, found: Sequence[Any]) -> LoopRow:
     """The move's id set, and ``row`` with the table's columns and ``xmin`` as saved."""
-    move.pk = found[0]
-    move._state.adding = False
-    move._state.db = _connection().alias
+    _saved(_connection(), move, found[:1])
     return (*found[1 : 1 + _width()], *row[_width() : -1], found[-1])
 
 
@@ -443,9 +446,15 @@ async def rollback_on(conn: psycopg.AsyncConnection) -> None:
 # with a page at the table has a current copy (:func:`followed`) and decides the next move there on it. A channel
 # layer carries plain values: datetimes go as ISO text. It never reaches a page: a connection forwards only its own
 # copy of the broadcast.
-def _row_fields() -> list[models.Field | None]:
+@functools.cache
+def _row_fields() -> tuple[models.Field | None, ...]:
     """The field of each value of a :data:`LoopRow` (``None``: the seats' text, the xmin)."""
-    return [*Table._meta.concrete_fields, None, *(_field(Lexicon, name) for name in LEXICON_FIELDS), None]
+    return (*Table._meta.concrete_fields, None, *(_field(Lexicon, name) for name in LEXICON_FIELDS), None)
+
+
+@functools.cache
+def _version_at() -> int:
+    return Table._meta.concrete_fields.index(_field(Table, "version"))
 
 
 def row_change(saved: LoopRow) -> list[Any]:
@@ -456,7 +465,7 @@ def row_change(saved: LoopRow) -> list[Any]:
 def followed(copy: LoopRow | None, change: list[Any]) -> LoopRow:
     """The copy to keep after a move broadcast ``change``: its row, unless ``copy`` is as recent (a late broadcast,
     or this process's own move)."""
-    version = Table._meta.concrete_fields.index(_field(Table, "version"))
+    version = _version_at()
     if copy is not None and change[version] <= copy[version]:
         return copy
     return tuple(
