@@ -64,6 +64,9 @@ def students_join(base: str, new_page, classroom, names) -> list[Page]:
     for name in names:
         page = phone(new_page)
         join(page, base, classroom.join_code, name)
+        # Leave the class page: its heartbeat would take the page to its table by itself once the test starts the
+        # lesson, and a navigation of its own racing open_table's aborts one of them (net::ERR_ABORTED).
+        page.goto("about:blank")
         pages.append(page)
     return pages
 
