@@ -175,6 +175,18 @@ class Shard(RedisSingleShardConnection):
             return
         self._receive_message(await self._pubsub.get_message(ignore_subscribe_messages=True, timeout=0.1))
 
+    async def publish_all(self, messages: list[tuple[str, bytes]]) -> list[Any]:
+        """Publish each ``(channel, message)`` in one round trip (a pipeline, not a transaction), in order and under
+        the shard's lock as upstream's :meth:`publish` is. Returns each publish's outcome, an exception where it
+        failed; raises if Redis could not be reached at all."""
+        async with self._lock:
+            self._ensure_redis()
+            assert self._redis is not None
+            async with self._redis.pipeline(transaction=False) as pipe:
+                for channel, message in messages:
+                    pipe.publish(channel, message)
+                return list(await pipe.execute(raise_on_error=False))
+
     async def flush(self) -> None:
         pubsub = self._pubsub
         await super().flush()
@@ -189,6 +201,27 @@ class LoopLayer(RedisPubSubLoopLayer):
         super().__init__(*args, hosts=hosts, **kwargs)
         self._shards = [Shard(host, self) for host in decode_hosts(hosts)]
 
+    async def group_send_all(self, messages: list[tuple[str, dict[str, Any]]]) -> list[BaseException | None]:
+        """:func:`group_send_all` on this layer: one round trip per shard."""
+        batches: dict[Shard, list[tuple[int, str, bytes]]] = {}
+        for index, (group, message) in enumerate(messages):
+            channel = self._get_group_channel_name(group)
+            batches.setdefault(self._get_shard(channel), []).append(
+                (index, channel, self.channel_layer.serialize(message))
+            )
+        outcomes: list[BaseException | None] = [None] * len(messages)
+
+        async def publish(shard: Shard, batch: list[tuple[int, str, bytes]]) -> None:
+            try:
+                results = await shard.publish_all([(channel, data) for _, channel, data in batch])
+            except Exception as error:  # noqa: BLE001 - Redis unreachable: every publish of the batch failed
+                results = [error] * len(batch)
+            for (index, _, _), result in zip(batch, results, strict=True):
+                outcomes[index] = result if isinstance(result, BaseException) else None
+
+        await asyncio.gather(*(publish(shard, batch) for shard, batch in batches.items()))
+        return outcomes
+
 
 class ChannelLayer(RedisPubSubChannelLayer):
     """``channels_redis.pubsub.RedisPubSubChannelLayer`` with :class:`Shard`'s sockets (see the module's docstring)."""
@@ -201,3 +234,16 @@ class ChannelLayer(RedisPubSubChannelLayer):
             layer = self._layers[loop] = LoopLayer(*self._args, **self._kwargs, channel_layer=self)
             _wrap_close(self, loop)
             return layer
+
+
+async def group_send_all(layer: Any, messages: list[tuple[str, dict[str, Any]]]) -> list[BaseException | None]:
+    """Send each ``(group, message)``, and return each one's error (``None``: sent). On this module's layer they go in
+    one round trip to Redis, in order: a move's broadcasts (its table's message and its dashboard row) were two
+    publishes, each holding the shard's lock for a round trip of its own. On another layer (the in-memory one of
+    ``make run``), one ``group_send`` each."""
+    if isinstance(layer, ChannelLayer):
+        return await layer._get_layer().group_send_all(messages)
+    results = await asyncio.gather(
+        *(layer.group_send(group, message) for group, message in messages), return_exceptions=True
+    )
+    return [result if isinstance(result, BaseException) else None for result in results]

@@ -26,6 +26,7 @@ from asgiref.sync import async_to_sync, sync_to_async
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
+from config import channel_layer
 from config.celery import app as celery_app
 
 logger = logging.getLogger(__name__)
@@ -122,13 +123,10 @@ async def send_deferred(deferred: Deferred) -> None:
     """Send the collected broadcasts all at once from the event loop, then do the later work in a worker thread:
     not the database thread, which every table of this server process waits for, unless Celery runs eagerly (no
     broker configured) and the job itself is done there and then."""
-    layer = get_channel_layer()
-    results = await asyncio.gather(
-        *(layer.group_send(group, message) for group, message in deferred.messages), return_exceptions=True
-    )
-    for (group, _), result in zip(deferred.messages, results, strict=True):
-        if isinstance(result, BaseException):
-            logger.error("could not broadcast to %s", group, exc_info=result)
+    errors = await channel_layer.group_send_all(get_channel_layer(), deferred.messages)
+    for (group, _), error in zip(deferred.messages, errors, strict=True):
+        if error is not None:
+            logger.error("could not broadcast to %s", group, exc_info=error)
     if deferred.later:
         if celery_app.conf.task_always_eager:
             await database_sync_to_async(_run_all)(deferred.later)

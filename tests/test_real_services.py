@@ -6,8 +6,11 @@ import asyncio
 import logging
 
 import pytest
+from channels.layers import InMemoryChannelLayer
+from redis.asyncio.connection import AbstractConnection
 
 from config.celery import ping
+from config.channel_layer import group_send_all
 from config.logging import ClosingChannelCleanup
 from tests.conftest import REDIS_URL, channel_layer_on
 
@@ -35,6 +38,44 @@ async def test_channels_redis_group_send_reaches_every_member(redis_layer):
     assert (await redis_layer.receive(first))["n"] == 1
     assert (await redis_layer.receive(second))["n"] == 1
     await redis_layer.flush()
+
+
+async def test_a_moves_broadcasts_reach_redis_in_one_write_and_arrive_in_order(redis_layer, monkeypatch):
+    """A move's table message and dashboard row (and anything else sent with them) are one pipelined write to Redis,
+    not a publish and a round trip each; every member hears them, in the order they were given."""
+    table, dashboard = await redis_layer.new_channel(), await redis_layer.new_channel()
+    await redis_layer.group_add("table-1", table)
+    await redis_layer.group_add("lesson-1", dashboard)
+    writes = []
+    send_packed_command = AbstractConnection.send_packed_command
+
+    async def counted(connection, command, *args, **kwargs):
+        writes.append(command if isinstance(command, list) else [command])
+        return await send_packed_command(connection, command, *args, **kwargs)
+
+    monkeypatch.setattr(AbstractConnection, "send_packed_command", counted)
+    sent = [
+        ("table-1", {"type": "table.event", "seq": 1}),
+        ("lesson-1", {"type": "lesson.row", "seq": 1}),
+        ("table-1", {"type": "table.event", "seq": 2}),
+    ]
+    assert await group_send_all(redis_layer, sent) == [None, None, None]
+    # The writes that publish (a new pooled connection first writes its own handshake).
+    publishes = [b"".join(write) for write in writes if b"PUBLISH" in b"".join(write)]
+    assert len(publishes) == 1
+    assert publishes[0].count(b"PUBLISH") == 3
+    assert [(await redis_layer.receive(table))["seq"] for _ in range(2)] == [1, 2]
+    assert await redis_layer.receive(dashboard) == {"type": "lesson.row", "seq": 1}
+    await redis_layer.flush()
+
+
+async def test_broadcasts_sent_together_on_the_in_memory_layer_each_reach_their_group():
+    """``make run``'s layer has no pipeline: one group_send each, with the same outcome."""
+    layer = InMemoryChannelLayer()
+    channel = await layer.new_channel()
+    await layer.group_add("table-1", channel)
+    assert await group_send_all(layer, [("table-1", {"type": "a"}), ("lesson-1", {"type": "b"})]) == [None, None]
+    assert await layer.receive(channel) == {"type": "a"}
 
 
 def test_celery_task_round_trip_through_redis(celery_worker_on_redis):

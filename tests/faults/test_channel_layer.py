@@ -11,7 +11,7 @@ import pytest
 import redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from config.channel_layer import READY_WAIT
+from config.channel_layer import READY_WAIT, group_send_all
 from tests.conftest import channel_layer_on
 
 pytestmark = [pytest.mark.faults, pytest.mark.timeout(180)]
@@ -104,4 +104,26 @@ async def test_an_unexpected_error_in_the_receive_task_does_not_stop_the_process
     assert await asyncio.wait_for(layer.receive(channel), ANSWERED_WITHIN) == {"type": "table.event", "seq": 2}
     assert failures
     assert any("unexpected error on the Redis pub/sub socket" in r.getMessage() for r in caplog.records)
+    await layer.flush()
+
+
+async def test_broadcasts_sent_together_while_redis_is_down_each_report_their_error_and_then_go_again(redis_server):
+    """A move's broadcasts go to Redis in one pipelined write: while Redis is down each one reports its error (the
+    caller logs each group, the committed move stands), and after a restart the next ones are sent on a new
+    connection (the pipeline retries as a single publish does)."""
+    layer = channel_layer_on(redis_server.url)
+    channel = await connect_like_a_socket(layer, "table")
+    sent = [("table", {"type": "table.event", "seq": 1}), ("lesson", {"type": "lesson.row"})]
+    assert await group_send_all(layer, sent) == [None, None]
+    assert (await asyncio.wait_for(layer.receive(channel), ANSWERED_WITHIN))["seq"] == 1
+
+    redis_server.stop()
+    errors = await asyncio.wait_for(group_send_all(layer, sent), 10)
+    assert [type(error) for error in errors] == [RedisConnectionError, RedisConnectionError]
+
+    redis_server.start()
+    await asyncio.sleep(0.5)  # the receive task has subscribed again
+    sent[0][1]["seq"] = 2
+    assert await asyncio.wait_for(group_send_all(layer, sent), 10) == [None, None]
+    assert (await asyncio.wait_for(layer.receive(channel), ANSWERED_WITHIN))["seq"] == 2
     await layer.flush()
