@@ -41,6 +41,7 @@ from django.db.models import TextField
 from django.db.models.functions import Cast
 from django.utils import timezone
 
+from config.yielding import Yielding
 from lexicons import morphology
 
 from . import srs
@@ -415,6 +416,12 @@ def build_report(report_id: int) -> None:
     if report.status == Report.Status.RUNNING and report.heartbeat is not None and report.heartbeat > fresh:
         return  # another worker is building it (this message was sent again while it ran)
     _set_progress(report.pk, 2)
+    yielding = Yielding(settings.REPORT_TIME_LIMIT)  # pauses between batches while tables are playing
+
+    def on_progress(fraction: float) -> None:
+        _set_progress(report.pk, 10 + int(80 * fraction))
+        yielding.batch_done()
+
     try:
         if report.lesson_id is not None:
             record_lesson(report.lesson_id)
@@ -425,9 +432,7 @@ def build_report(report_id: int) -> None:
             students = [report.student]
         else:
             students = list(report.classroom.students.filter(active=True))
-        class_figures, per_student = compute(
-            report.classroom, students, lambda fraction: _set_progress(report.pk, 10 + int(80 * fraction))
-        )
+        class_figures, per_student = compute(report.classroom, students, on_progress)
         _set_progress(report.pk, 90)
         now = timezone.now()
         with transaction.atomic():
@@ -447,6 +452,7 @@ def build_report(report_id: int) -> None:
                         figures=per_student[student.pk],
                         finished=now,
                     )
+                    yielding.batch_done()
                 report.figures = class_figures
             else:
                 report.figures = per_student[students[0].pk]

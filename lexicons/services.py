@@ -23,6 +23,7 @@ from django.db.models import F, ProtectedError, Q
 from django.utils import timezone
 
 from config.celery import publish
+from config.yielding import Yielding
 from lexicons.loaders import (
     DEFAULT_MAX_BYTES,
     LexiconImportError,
@@ -293,10 +294,13 @@ def run_import_job(job_id: int) -> None:
     if not claimed:
         return
 
+    yielding = Yielding(settings.LEXICON_IMPORT_TIME_LIMIT)
+
     def on_progress(fraction: float, entries: int) -> None:
         ImportJob.objects.filter(pk=job.pk).update(
             percent=min(int(fraction * 100), 99), entries_done=entries, heartbeat=timezone.now()
         )
+        yielding.batch_done()  # a pause while tables are playing
 
     def on_staged(version: int) -> None:
         ImportJob.objects.filter(pk=job.pk).update(staged_version=version, heartbeat=timezone.now())

@@ -250,6 +250,10 @@ CELERY_RESULT_SERIALIZER = "json"
 # asking for a report hung that long) instead of failing at once and leaving the job queued for the sweep.
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_ACCEPT_CONTENT = ["json"]
+# While tables are playing (a move within LIVE_PLAY_WINDOW seconds), long jobs (lexicon imports) work at most this
+# share of the time, pausing between batches (config/yielding.py): their database writes slow every move's commit.
+BACKGROUND_SHARE_DURING_PLAY = env.float("BACKGROUND_SHARE_DURING_PLAY", 0.25, validate=lambda x: 0 < x <= 1)
+LIVE_PLAY_WINDOW = 60
 # Time limits of the long jobs, in seconds: past them the job is stopped and marked failed with a message.
 LEXICON_IMPORT_TIME_LIMIT = 20 * 60
 REPORT_TIME_LIMIT = 10 * 60
