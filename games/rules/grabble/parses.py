@@ -6,6 +6,7 @@ A parse as a player sends it: ``{word, lemma, pos, parse: {field: value}}``. The
 accents, or Beta Code (``lo/gos``), which is read with :mod:`lexicons.betacode`, the one Beta Code reader.
 """
 
+import functools
 from typing import Any
 
 from games.engine import AppError, Context
@@ -25,9 +26,11 @@ def need(condition: bool, message: str, code: str = BAD_ACTION) -> None:
         raise AppError(code, message)
 
 
+@functools.cache
 def vocabulary() -> dict[str, Any]:
     """What a parse form offers: the parts of speech, the values of every field, and which fields each part of
-    speech asks for (a verb's by its mood, once the mood is chosen; ``"V"`` alone asks for the mood)."""
+    speech asks for (a verb's by its mood, once the mood is chosen; ``"V"`` alone asks for the mood). Made once:
+    every view carries it (five views a move), and it never changes. Callers only read it."""
     every = {"gender": "M", "degree": "C"}
     return {
         "pos": dict(morphology.POS),
