@@ -17,11 +17,12 @@ runs), the view envelope (:meth:`Game.view`: ``game``, ``seat``, ``phase``, ``to
 supplies its phases (through :meth:`Game.status`), its handlers, its body (:meth:`Game.body`) and its scores.
 """
 
-import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
+
+import orjson
 
 from .actions import ANYONE, TEACHER, TURN, ActionSpec
 from .encounters import WordEncounter
@@ -156,9 +157,11 @@ def _refusal(code: str, spec: ActionSpec, seat: int | None) -> AppError:
 
 
 def private_copy(state: State) -> State:
-    """A copy of ``state`` sharing nothing with it. States are JSON-ready by contract, and a JSON round
-    trip copies them several times faster than ``copy.deepcopy`` (it is on every move's path)."""
-    return json.loads(json.dumps(state))
+    """A copy of ``state`` sharing nothing with it. States are JSON-ready by contract, and a JSON round trip copies
+    them several times faster than ``copy.deepcopy`` (it is on every move's path); orjson's several times faster
+    again than the standard library's, which was a fifth of a long Grabble game's move. Integer keys become strings,
+    as the standard library's encoder makes them (and as the stored state reads back)."""
+    return orjson.loads(orjson.dumps(state, option=orjson.OPT_NON_STR_KEYS))
 
 
 # The engine's own table option, offered for every game: seconds per turn (0: no clock). The engine keeps it in the

@@ -173,10 +173,17 @@ def _join(names: list[str]) -> str:
 
 
 def describe(analysis: dict[str, Any]) -> str:
+    """The analysis in words ("" if it is not a valid one)."""
     try:
-        return morphology.describe(analysis["pos"], analysis["parse"])
-    except (ValueError, KeyError):
+        return _described(analysis["pos"], tuple(sorted(analysis["parse"].items())))
+    except (ValueError, KeyError, TypeError, AttributeError):
         return ""
+
+
+@functools.lru_cache(maxsize=4096)
+def _described(pos: str, parse: tuple[tuple[str, Any], ...]) -> str:
+    # Made once per analysis: each of a move's views describes every word of the score sheet it shows.
+    return morphology.describe(pos, dict(parse))
 
 
 def encounter_details(word: dict[str, Any], turn: int) -> dict[str, Any]:
