@@ -10,7 +10,8 @@ So a job calls :meth:`Yielding.batch_done` after each batch. While play is live 
 had a move within ``settings.LIVE_PLAY_WINDOW`` seconds), it then sleeps long enough that it works at most
 ``settings.BACKGROUND_SHARE_DURING_PLAY`` of the time. A job thus runs slower during a lesson, never stops: a single
 pause is at most ``MAX_PAUSE`` seconds (the job's heartbeat is older by that much at most), and its pauses add up
-to at most half of its time limit, so that pausing alone never makes it fail.
+to at most half of its time limit, so that pausing alone never makes it fail. A job run eagerly (no Celery broker)
+never pauses.
 """
 
 import time
@@ -45,7 +46,11 @@ class Yielding:
         sleep: Callable[[float], None] | None = None,
         clock: Callable[[], float] | None = None,
     ) -> None:
-        self.share = settings.BACKGROUND_SHARE_DURING_PLAY if share is None else share
+        if share is None:
+            # Run eagerly (no broker, as under ``make run``), a job runs inside the web request that asked for it,
+            # on a thread other pages wait for: pausing would only hold them longer.
+            share = 1.0 if settings.CELERY_TASK_ALWAYS_EAGER else settings.BACKGROUND_SHARE_DURING_PLAY
+        self.share = share
         self.budget = time_limit / 2  # seconds of pauses left
         self.paused = 0.0  # seconds paused so far
         self.pauses = 0

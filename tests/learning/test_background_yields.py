@@ -89,8 +89,10 @@ def test_play_is_live_while_a_table_of_a_running_lesson_has_moved_within_the_win
 
 
 @pytest.fixture
-def counted(monkeypatch):
-    """Every Yielding a job makes, with its real pauses (short here: a test's batches take milliseconds)."""
+def counted(monkeypatch, settings):
+    """Every Yielding a job makes, with its real pauses (short here: a test's batches take milliseconds). The jobs
+    run as on a worker (the tests' settings run Celery eagerly, where a job never pauses)."""
+    settings.CELERY_TASK_ALWAYS_EAGER = False
     made: list[Yielding] = []
     init = Yielding.__init__
 
@@ -137,3 +139,16 @@ def test_a_class_report_pauses_between_students_only_while_tables_play(classroom
     assert (report.status, report.children.count()) == ("done", 2)
     [pacing] = counted
     assert pacing.pauses == (2 if playing else 0)  # after each student's report is written
+
+
+def test_a_job_run_eagerly_inside_a_web_request_never_pauses(classroom, pupils, teacher, counted, settings):
+    """No broker (``make run``): the job runs in the request that asked for it, on a thread other pages wait for."""
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    f.record(f.start_lesson(classroom, pupils), [f.played(0, "ἄρτον", "ΑΡΤΟΝ", "ἄρτος")])
+    report = Report.objects.create(scope="class", classroom=classroom, requested_by=teacher)
+
+    reports.build_report(report.pk)
+
+    assert play_is_live()
+    [pacing] = counted
+    assert (pacing.share, pacing.pauses) == (1.0, 0)
