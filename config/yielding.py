@@ -51,8 +51,8 @@ class Yielding:
             # on a thread other pages wait for: pausing would only hold them longer.
             share = 1.0 if settings.CELERY_TASK_ALWAYS_EAGER else settings.BACKGROUND_SHARE_DURING_PLAY
         self.share = share
-        self.budget = time_limit / 2  # seconds of pauses left
-        self.paused = 0.0  # seconds paused so far
+        self._most = time_limit / 2  # seconds of pauses in all
+        self.budget = self._most  # seconds of pauses left
         self.pauses = 0
         self._live = live or play_is_live
         self._sleep = sleep or time.sleep
@@ -66,6 +66,10 @@ class Yielding:
             pause = min(worked * (1 / self.share - 1), MAX_PAUSE, self.budget)
             self._sleep(pause)
             self.budget -= pause
-            self.paused += pause
             self.pauses += 1
         self._since = self._clock()
+
+    @property
+    def paused(self) -> float:
+        """Seconds paused so far."""
+        return self._most - self.budget

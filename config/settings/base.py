@@ -250,7 +250,7 @@ CELERY_RESULT_SERIALIZER = "json"
 # asking for a report hung that long) instead of failing at once and leaving the job queued for the sweep.
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_ACCEPT_CONTENT = ["json"]
-# While tables are playing (a move within LIVE_PLAY_WINDOW seconds), long jobs (lexicon imports) work at most this
+# While tables are playing (a move within LIVE_PLAY_WINDOW seconds), long jobs (imports, reports) work at most this
 # share of the time, pausing between batches (config/yielding.py): their database writes slow every move's commit.
 BACKGROUND_SHARE_DURING_PLAY = env.float("BACKGROUND_SHARE_DURING_PLAY", 0.25, validate=lambda x: 0 < x <= 1)
 LIVE_PLAY_WINDOW = 60

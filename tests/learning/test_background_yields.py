@@ -20,7 +20,7 @@ pytestmark = pytest.mark.django_db
 
 
 class Clock:
-    """A job's clock: each batch takes ``batch`` seconds, each pause takes what it asked for."""
+    """A job's clock: a test moves it on by each batch's time, and each pause takes what it asked for."""
 
     def __init__(self) -> None:
         self.now = 0.0
