@@ -136,6 +136,9 @@ class Move(models.Model):
         default=True,
         help_text="False: the move met no words (a draw, a discard), so learning has nothing to record of it.",
     )
+    # Not saved: the rows of the game's record this move changed (``Game.changed_rows``; ``None``: any), which its
+    # broadcast carries in place of the whole record.
+    changed_rows: list[int] | None = None
 
     class Meta:
         ordering = ["table", "seq"]

@@ -227,10 +227,23 @@ def table_view(rules: Game, state: dict[str, Any], table_status: str, seat: int 
     """The view envelope for ``seat`` at a table whose status is ``table_status``. While the teacher has paused the
     table, or once it is finished, nothing can be played there, so the view offers no action to anyone: every page
     reads what it may offer from ``actions`` alone, and no game has to know about the table's status."""
-    view = rules.view(state, seat)
+    return table_views(rules, state, table_status, [seat])[seat]
+
+
+def table_views(
+    rules: Game,
+    state: dict[str, Any],
+    table_status: str,
+    seats: list[int | None],
+    changed: list[int] | None = None,
+) -> dict[int | None, dict[str, Any]]:
+    """:func:`table_view` for each of ``seats``, with only the ``changed`` rows of the game's record where given
+    (``Game.views``)."""
+    views = rules.views(state, seats, changed)
     if table_status != Table.Status.PLAYING:
-        view["actions"] = []
-    return view
+        for view in views.values():
+            view["actions"] = []
+    return views
 
 
 def open_seats_of(student_id: int) -> list[tuple[int, int]]:

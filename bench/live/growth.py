@@ -1,20 +1,25 @@
 """How one move's cost grows with the game's length and with its seats (no server, no database: the CPU part).
 
-    .venv/bin/python bench/live/growth.py [--repeats 40] [--seed 3]
+    .venv/bin/python bench/live/growth.py [--repeats 30] [--seed 3] [--window 10] [--whole-record]
 
 Games are played at random from their views, as the contract suite plays them (its cases' small lexicons and
-choices), to the checkpoints below; at each one the next move is then timed, ``--repeats`` times from the same
-state, doing what the server does with it besides its two SQL statements (the table locked and read with its seats;
-the state saved with the move appended), whose number does not depend on the game: the rules' ``apply``, the new
-state serialised as the row's JSON, and for every seat and the spectators the censored events and view serialised
-as the text their pages are sent. Printed with the sizes of the state and of one seat's message: what a longer game
-makes the database and the channel layer carry.
+choices), to the checkpoints below; from each one the next ``--window`` moves of the same game are each timed
+``--repeats`` times, and the mean of their medians printed (one move alone may be a pass or a quiz answer: a window
+compares like with like). Timed is what the server does with a move besides its two SQL statements (the table locked
+and read with its seats; the state saved with the move appended), whose number does not depend on the game: the
+rules' ``apply``, the new state serialised as the row's JSON, and for every seat and the spectators the censored
+events and view serialised as the text their pages are sent, with only the rows of the game's record that the move
+changed (``--whole-record``: the whole record in every message, as before 2026-11-27). Printed with the sizes of the
+state and of one seat's message at the checkpoint: what a longer game makes the database and the channel layer
+carry. The games are the same in every run (the script runs itself with a fixed ``PYTHONHASHSEED``: random play
+iterates sets).
 
 Checkpoints: Grabble (four players) at move 5 and at move 80; Palabra (four players) as its table fills with words;
 Palabras Cortas with 2, 4, 6 and 8 seats at move 20.
 """
 
 import argparse
+import os
 import random
 import statistics
 import sys
@@ -24,6 +29,8 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
+if os.environ.get("PYTHONHASHSEED") != "0":  # the same random games in every run
+    os.execve(sys.executable, [sys.executable, *sys.argv], {**os.environ, "PYTHONHASHSEED": "0"})
 
 from config.transport import json_bytes  # noqa: E402
 from games.engine import AppError, Context, censor_all  # noqa: E402
@@ -31,18 +38,21 @@ from games.rules import GAMES  # noqa: E402
 from tests.games.contract.cases import CASES  # noqa: E402
 from tests.games.contract.harness import active_seats, fill  # noqa: E402
 
+Move = tuple[Any, ...]  # (rules, state, seat, action, ctx): a move to time, from the state it was made in
 
-def play_to(slug: str, players: int, moves: int, seed: int, options: dict | None = None) -> tuple[Any, ...] | None:
-    """A random game of ``players`` at its move ``moves`` and the move that comes next (``None``: it ended first)."""
+
+def play_to(slug: str, players: int, moves: int, seed: int, window: int, options: dict | None = None) -> list[Move]:
+    """The ``window`` moves that follow move ``moves`` of a random game of ``players`` (fewer, or none, if it
+    ended first)."""
     rules, case = GAMES[slug], CASES[slug]
     rng = random.Random(seed)
     ctx = Context(case.lexicon, 1_000_000.0)
     state, _ = rules.new_game(players, options or {}, seed)
-    played = 0
-    while True:
+    played, found = 0, []
+    while len(found) < window:
         actors = [a for a in active_seats(state) if rules.view(state, a)["actions"]]
         if not actors:
-            return None
+            break
         actor = rng.choice(actors)
         view = rules.view(state, actor)
         action = fill(rng.choice(view["actions"]), case, rules, view, rng)
@@ -50,67 +60,76 @@ def play_to(slug: str, players: int, moves: int, seed: int, options: dict | None
             new_state, _ = rules.apply(state, actor, action, ctx)
         except AppError:  # a refused random action: draw another
             continue
-        if played == moves:
-            return rules, state, actor, action, ctx
+        if played >= moves:
+            found.append((rules, state, actor, action, ctx))
         state, played = new_state, played + 1
+    return found
 
 
-def server_work(rules, state: dict, seat: int, action: dict, ctx: Context) -> tuple[int, int]:
+def server_work(rules, state: dict, seat: int, action: dict, ctx: Context, whole: bool = False) -> tuple[int, int]:
     """What the server computes for one move; returns the bytes of the state row and of one seat's message."""
     new_state, events = rules.apply(state, seat, action, ctx)
     row = json_bytes(new_state)
+    changed = None if whole or rules.record is None else rules.changed_rows(state, new_state)
+    recipients = [*active_seats(new_state), None]
     copies = {
-        r: json_bytes({"type": "event", "seq": 1, "events": censor_all(events, r), "view": rules.view(new_state, r)})
-        for r in [*active_seats(new_state), None]
+        r: json_bytes({"type": "event", "seq": 1, "events": censor_all(events, r), "view": view})
+        for r, view in rules.views(new_state, recipients, changed).items()
     }
     return len(row), len(copies[seat])
 
 
-def measure(label: str, found: tuple | None, repeats: int) -> None:
-    if found is None:
+def measure(label: str, found: list[Move], repeats: int, whole: bool) -> None:
+    if not found:
         print(f"{label:<44} (the game ended before this checkpoint)")
         return
-    rules, state, seat, action, ctx = found
-    times = []
-    for _ in range(repeats):
-        began = time.perf_counter()
-        row, message = server_work(rules, state, seat, action, ctx)
-        times.append((time.perf_counter() - began) * 1000)
-    median, worst = statistics.median(times), max(times)
-    sizes = f"{row / 1000:8.1f} kB {message / 1000:8.1f} kB"
-    print(f"{label:<44} {median:7.2f} ms {worst:7.2f} ms {sizes}  ({action['type']})")
+    medians, sizes = [], (0, 0)
+    for rules, state, seat, action, ctx in found:
+        times = []
+        for _ in range(repeats):
+            began = time.perf_counter()
+            size = server_work(rules, state, seat, action, ctx, whole)
+            times.append((time.perf_counter() - began) * 1000)
+        medians.append(statistics.median(times))
+        sizes = sizes if sizes != (0, 0) else size
+    kinds = ", ".join(sorted({move[3]["type"] for move in found}))
+    row, message = sizes
+    print(
+        f"{label:<44} {statistics.mean(medians):7.2f} ms {max(medians):7.2f} ms "
+        f"{row / 1000:8.1f} kB {message / 1000:8.1f} kB  ({len(found)} moves: {kinds})"
+    )
 
 
-def first_reaching(slug: str, players: int, moves: int, seed: int, options: dict | None = None) -> tuple | None:
-    """The first seeded random game that reaches move ``moves``: random play passes often, and a round in which
-    every player passes ends a Grabble game, so only about one seed in twenty reaches its move 80."""
+def first_reaching(slug: str, players: int, moves: int, seed: int, window: int, options: dict | None = None) -> list:
+    """The window after move ``moves`` of the first seeded random game that plays all of it: random play passes
+    often, and a round in which every player passes ends a Grabble game, so only about one seed in twenty reaches
+    its move 80."""
     for attempt in range(200):
-        found = play_to(slug, players, moves, seed + attempt, options)
-        if found is not None:
+        found = play_to(slug, players, moves, seed + attempt, window, options)
+        if len(found) == window:
             return found
-    return None
+    return []
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--repeats", type=int, default=40)
+    parser.add_argument("--repeats", type=int, default=30)
     parser.add_argument("--seed", type=int, default=3)
+    parser.add_argument("--window", type=int, default=10)
+    parser.add_argument("--whole-record", action="store_true", help="every message with the whole record")
     args = parser.parse_args()
-    print(f"{'one move, the server CPU part':<44} {'median':>10} {'max':>10} {'state row':>11} {'a message':>11}")
+    n, whole = args.window, args.whole_record
+    print(f"{'one move, the server CPU part':<44} {'mean':>10} {'worst':>10} {'state row':>11} {'a message':>11}")
     for moves in (5, 80):
-        measure(f"Grabble, 4 players, at move {moves}", first_reaching("grabble", 4, moves, args.seed), args.repeats)
+        found = first_reaching("grabble", 4, moves, args.seed, n)
+        measure(f"Grabble, 4 players, from move {moves}", found, args.repeats, whole)
     for moves in (10, 100, 300):
-        found = first_reaching("palabra", 4, moves, args.seed)
-        words = "?"
-        if found is not None:
-            words = str(json_bytes(found[1]).count(b'"word"'))
-        measure(f"Palabra, 4 players, at move {moves} ({words} words)", found, args.repeats)
+        found = first_reaching("palabra", 4, moves, args.seed, n)
+        words = str(json_bytes(found[0][1]).count(b'"word"')) if found else "?"
+        measure(f"Palabra, 4 players, from move {moves} ({words} words)", found, args.repeats, whole)
     for players in (2, 4, 6, 8):
-        measure(
-            f"Palabras Cortas, {players} seats, at move 20",
-            first_reaching("palabras_cortas", players, 20, args.seed),
-            args.repeats,
-        )
+        found = first_reaching("palabras_cortas", players, 20, args.seed, n)
+        measure(f"Palabras Cortas, {players} seats, from move 20", found, args.repeats, whole)
     return 0
 
 

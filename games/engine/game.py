@@ -18,7 +18,7 @@ supplies its phases (through :meth:`Game.status`), its handlers, its body (:meth
 """
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -160,8 +160,13 @@ def private_copy(state: State) -> State:
     """A copy of ``state`` sharing nothing with it. States are JSON-ready by contract, and a JSON round trip copies
     them several times faster than ``copy.deepcopy`` (it is on every move's path); orjson's several times faster
     again than the standard library's, which was a fifth of a long Grabble game's move. Integer keys become strings,
-    as the standard library's encoder makes them (and as the stored state reads back)."""
-    return orjson.loads(orjson.dumps(state, option=orjson.OPT_NON_STR_KEYS))
+    as the standard library's encoder makes them (and as the stored state reads back); orjson's option for them makes
+    every dump two to three times slower, so it is used only for a state that has them."""
+    try:
+        text = orjson.dumps(state)
+    except orjson.JSONEncodeError:
+        text = orjson.dumps(state, option=orjson.OPT_NON_STR_KEYS)
+    return orjson.loads(text)
 
 
 # The engine's own table option, offered for every game: seconds per turn (0: no clock). The engine keeps it in the
@@ -204,6 +209,12 @@ class Game:
     long_actions: ClassVar[frozenset[str]] = frozenset()
     # Fields of views and events that name pieces by id: the contract suite looks there for hidden pieces.
     piece_fields: ClassVar[tuple[str, ...]] = ("id", "card", "cards", "tile", "tiles")
+    # The body key of the game's record, a list with a row per turn that grows all game long (Grabble's score sheet),
+    # or ``None``. The game supplies its rows (:meth:`record_length`, :meth:`record_row`) and which rows a move may
+    # have changed (:meth:`changed_rows`); the engine puts them in the body. A move's message carries only the changed
+    # rows (:meth:`views` with ``changed``) and a page keeps the others, so that a move's message, and the work of
+    # making it, do not grow with the game (docs/protocol.md, "The record").
+    record: ClassVar[str | None] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """Collect the declared actions, a subclass's replacing its bases' of the same type (a variant overrides
@@ -400,11 +411,19 @@ class Game:
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         """The envelope every page reads, then the game's own ``body`` (what ``seat`` may see; ``None``: a
         spectator or the teacher)."""
+        return self.views(state, [seat])[seat]
+
+    def views(
+        self, state: State, seats: Iterable[int | None], changed: Collection[int] | None = None
+    ) -> dict[int | None, dict[str, Any]]:
+        """:meth:`view` for each of ``seats``; what every viewer shares (the status, the scores) is worked out once.
+        With ``changed`` (the rows of the :attr:`record` a move changed, from :meth:`changed_rows`), each body's
+        record is ``{"length": n, "rows": {"i": row}}``: only those rows, for a page that holds the view before the
+        move (it keeps the others, and drops any from ``length`` on)."""
         status = self.status(state)
         scores = self.scores(state)
-        return {
+        shared = {
             "game": self.slug,
-            "seat": seat,
             "players": state["players"],
             "removed": list(state.get("removed", [])),
             "waiting": waiting_seats(state),
@@ -413,13 +432,49 @@ class Game:
             "to_act": list(status.to_act),
             "awaiting_teacher": status.awaiting_teacher,
             "summary": status.summary,
-            "actions": self.actions(state, seat, status),
             "scores": scores.as_json(),
             "finished": status.finished,
             "winners": self.winners(state, scores) if status.finished else [],
             "last_move": state.get("last_move"),
-            "body": self.body(state, seat),
+            "record": self.record,
         }
+        found = {}
+        for seat in seats:
+            body = self.body(state, seat)
+            if self.record is not None:
+                body[self.record] = self._record_for(state, seat, changed)
+            # Each view its own copy of the shared lists: a caller may change one view (the server empties a paused
+            # table's actions) without touching another.
+            found[seat] = {
+                **shared,
+                "seat": seat,
+                "removed": list(shared["removed"]),
+                "to_act": list(shared["to_act"]),
+                "actions": self.actions(state, seat, status),
+                "body": body,
+            }
+        return found
+
+    def _record_for(self, state: State, seat: int | None, changed: Collection[int] | None) -> Any:
+        length = self.record_length(state)
+        if changed is None:
+            return [self.record_row(state, i, seat) for i in range(length)]
+        rows = {str(i): self.record_row(state, i, seat) for i in sorted(changed) if i < length}
+        return {"length": length, "rows": rows}
+
+    def record_length(self, state: State) -> int:
+        """How many rows the :attr:`record` has now."""
+        raise NotImplementedError
+
+    def record_row(self, state: State, index: int, seat: int | None) -> dict[str, Any]:
+        """Row ``index`` of the :attr:`record` as ``seat`` may see it. It depends on ``state`` only through what
+        :meth:`changed_rows` compares."""
+        raise NotImplementedError
+
+    def changed_rows(self, before: State, after: State) -> list[int] | None:
+        """The rows of the :attr:`record` that a move from ``before`` to ``after`` may have changed for some viewer
+        (rows from the old length on included); ``None``: any of them. The contract suite checks every move's."""
+        return None
 
     def winners(self, state: State, scores: Scores) -> list[int]:
         """The seats still in the game with the best total (highest, or lowest where lowest wins)."""

@@ -255,6 +255,7 @@ def advance(table: Table, played: Played, *, kind: str, actor: User | None, acti
     rules, state, events, now = played.rules, played.state, played.events, played.now
     # Who was to act before the move: only a table with a turn clock needs it (a new turn restarts the clock).
     before = rules.status(table.state).to_act if table.state.get("clock_seconds") else ()
+    changed_rows = rules.changed_rows(table.state, state) if rules.record else None
     table.version += 1
     table.state = state
     status = rules.status(state)
@@ -274,6 +275,7 @@ def advance(table: Table, played: Played, *, kind: str, actor: User | None, acti
     # Most moves meet no word (a draw, a discard, a bid): they send learning no job at all, and its catch-up at a
     # lesson's end passes them over (the rules' encounters are pure, so asking now answers what the job would).
     move.recordable = bool(rules.encounters(state, events))
+    move.changed_rows = changed_rows
     return move
 
 
@@ -338,19 +340,15 @@ def _broadcast(
         info = selectors.table_info(table, players)
         recipients: list[int | None] = [p["seat"] for p in players if not p["removed"]]
         recipients.append(None)
+        # Each view carries only the rows of the game's record that the move changed: the pages hold the others.
+        views = selectors.table_views(rules, state, table.status, recipients, changed=move.changed_rows)
         # Each recipient's message is serialised here, once, as the text its pages are sent: the group message then
         # carries strings (cheap for the channel layer to pack and unpack), and a connection forwards its own.
         copies = {
             transport.recipient(seat): transport.text(
-                {
-                    "type": "event",
-                    "seq": seq,
-                    "events": censor_all(events, seat),
-                    "view": selectors.table_view(rules, state, table.status, seat),
-                    "table": info,
-                }
+                {"type": "event", "seq": seq, "events": censor_all(events, seat), "view": view, "table": info}
             )
-            for seat in recipients
+            for seat, view in views.items()
         }
         message = {"type": "table.event", "seq": seq, "copies": copies, "row": row_change}
         transport.group_send(transport.table_group(table.id), message)

@@ -100,6 +100,10 @@ def test_two_students_play_parse_and_complete_the_quiz(live_server_url, new_page
     expect(second.get_by_test_id("lemma-preview")).to_have_text("→ ὅς")
     second.get_by_test_id("play").click()
     expect(first.get_by_test_id("turn-banner")).to_contain_text("Your turn")
+    # The move's message carried only its own row of the score sheet: each page kept the first turn's.
+    for page in (first, second):
+        expect(page.get_by_test_id("sheet-play")).to_have_count(2)
+    expect(first.get_by_test_id("sheet")).to_contain_text("ΛΟΓΟΣ")
 
     # The teacher ends the play; the quiz goes turn by turn.
     teacher.goto(f"{live_server_url}/games/tables/{table.id}/")

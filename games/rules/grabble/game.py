@@ -36,6 +36,7 @@ class Grabble(PlayPhase, QuizPhase, Game):
     title = "Grabble"
     language = "grc"
     renderer = "grabble"
+    record = "sheet"  # the score sheet: a row per turn played, sent to pages row by row as turns change
     end_action = "end_play"  # ending a lesson may end the play here: the quiz then runs for the turns played
     long_actions = frozenset({"hint"})  # the move finder searches every play of the rack (bench/grabble/hint.py)
     stylesheet = "games/grabble.css"
@@ -288,38 +289,14 @@ class Grabble(PlayPhase, QuizPhase, Game):
 
     # -- what each viewer sees ---------------------------------------------------------------------
     def body(self, state: State, seat: int | None) -> dict[str, Any]:
-        """The board, the racks this viewer may see, the turns played (each analysis once its turn is marked, or
-        before the quiz to its placer and the teacher), the quiz, a pending play (its given parses to its player and
-        the teacher), the viewer's own hint, and the parse vocabulary."""
+        """The board, the racks this viewer may see, the quiz, a pending play (its given parses to its player and
+        the teacher), the viewer's own hint, and the parse vocabulary; the engine adds the score sheet (the
+        :attr:`record`, :meth:`record_row`)."""
         bag = self._bag(state)
         open_racks = state["options"]["open_racks"]
-        quizzing = state["phase"] in ("quiz", "review")
         racks = {
             str(s): [dict(bag[t]) for t in rack] for s, rack in enumerate(state["racks"]) if open_racks or s == seat
         }
-        sheet = []
-        for play in state["plays"]:
-            # A turn's analyses answer its quiz question: before the quiz, its placer and the teacher (who approves
-            # words) see them; once the turn is marked, everyone does.
-            show = play["marked"] or (not quizzing and seat in (play["seat"], None))
-            sheet.append(
-                {
-                    "number": play["number"],
-                    "turn": play["turn"],
-                    "seat": play["seat"],
-                    "words": [
-                        {"word": w["word"], "squares": w["squares"], "score": w["score"]}
-                        | (_analyses(w) if show else {})
-                        for w in play["words"]
-                    ],
-                    "bonus": play["bonus"],
-                    "base": play["base"],
-                    "marked": play["marked"],
-                    "learning": play["learning"],
-                    "teaching": play["teaching"],
-                    "results": play.get("results"),
-                }
-            )
         quiz = None
         if state["phase"] == "quiz":
             quiz = {"play": state["quiz"]["play"], "answered": sorted(int(s) for s in state["quiz"]["answers"])}
@@ -357,10 +334,46 @@ class Grabble(PlayPhase, QuizPhase, Game):
                 "unknown": pending["unknown"],
             },
             "quiz": quiz,
-            "sheet": sheet,
             "options": state["options"],
             "vocabulary": vocabulary(),
         }
+
+    # -- the score sheet ---------------------------------------------------------------------------------
+    def record_length(self, state: State) -> int:
+        return len(state["plays"])
+
+    def record_row(self, state: State, index: int, seat: int | None) -> dict[str, Any]:
+        """A turn played, with each word's analysis once the turn is marked, or before the quiz to its placer and
+        the teacher (who approves words): the analyses are the answers of the turn's quiz question."""
+        play = state["plays"][index]
+        show = play["marked"] or (not _quizzing(state) and seat in (play["seat"], None))
+        return {
+            "number": play["number"],
+            "turn": play["turn"],
+            "seat": play["seat"],
+            "words": [
+                {"word": w["word"], "squares": w["squares"], "score": w["score"]} | (_analyses(w) if show else {})
+                for w in play["words"]
+            ],
+            "bonus": play["bonus"],
+            "base": play["base"],
+            "marked": play["marked"],
+            "learning": play["learning"],
+            "teaching": play["teaching"],
+            "results": play.get("results"),
+        }
+
+    def changed_rows(self, before: State, after: State) -> list[int] | None:
+        """A row is its turn's play, and whether the quiz has begun: the plays that differ, or all of them when the
+        quiz begins (the analyses leave the placers' rows until each turn is marked)."""
+        if _quizzing(before) != _quizzing(after):
+            return None
+        old = before["plays"]
+        return [i for i, play in enumerate(after["plays"]) if i >= len(old) or play != old[i]]
+
+
+def _quizzing(state: State) -> bool:
+    return state["phase"] in ("quiz", "review")
 
 
 def _analyses(word: dict[str, Any]) -> dict[str, Any]:

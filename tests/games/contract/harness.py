@@ -34,6 +34,8 @@ class Played:
     score_events: list[int] = field(default_factory=list)
     refused: int = 0
     accepted: int = 0
+    # Every viewer's view of ``state`` as its page holds it (JSON): what a move's message is completed from.
+    views: dict[int | None, Any] = field(default_factory=dict)
 
 
 def piece_ids(rules: Game, obj: Any) -> Iterator[int]:
@@ -190,15 +192,48 @@ def check_state(played: Played, state: State, events: list[Event], before: State
     if before is not None:
         assert sorted(everywhere) == sorted(i for ids in rules.places(before).values() for i in ids), "pieces conserved"
     assert rules.scores(state).total == played.score_events, "every score is the sum of its score events"
+    views = {}
     for seat in [*range(state["players"]), None]:
         view = rules.view(state, seat)
-        assert json.loads(json.dumps(view)) == view
+        views[seat] = json.loads(json.dumps(view))
+        assert views[seat] == view
         seen = set(rules.visible_pieces(state, seat))
         leaked = set(piece_ids(rules, view["body"])) - seen
         assert not leaked, f"seat {seat}'s view shows hidden pieces {sorted(leaked)}"
         earlier = set(rules.visible_pieces(before, seat)) if before is not None else set()
         leaked = set(piece_ids(rules, censor_all(events, seat))) - seen - earlier
         assert not leaked, f"seat {seat}'s events show hidden pieces {sorted(leaked)}"
+    if before is not None and rules.record is not None:
+        check_record_rows(rules, before, state, played.views, views)
+    played.views = views
+
+
+def check_record_rows(
+    rules: Game, before: State, state: State, held: dict[int | None, Any], views: dict[int | None, Any]
+) -> None:
+    """A move's message carries only the record's rows the game says it changed: every viewer's page, completing it
+    from the view it ``held`` before the move (as static/games/record.js does), holds exactly the view after it."""
+    sent = rules.views(state, list(views), rules.changed_rows(before, state))
+    for seat, view in views.items():
+        completed = with_record_rows(held[seat], json.loads(json.dumps(sent[seat])))
+        assert completed == view, f"seat {seat}'s record rows are stale"
+
+
+def with_record_rows(previous: dict[str, Any], view: dict[str, Any]) -> dict[str, Any]:
+    """The page's completion of ``view``'s record from ``previous`` (static/games/record.js)."""
+    key = view["record"]
+    change = view["body"][key]
+    if isinstance(change, list):
+        return view
+    rows = previous["body"][key][: change["length"]]
+    for index, row in sorted(change["rows"].items(), key=lambda item: int(item[0])):
+        if int(index) < len(rows):
+            rows[int(index)] = row
+        else:
+            assert int(index) == len(rows), "a new row after a gap"
+            rows.append(row)
+    assert len(rows) == change["length"], "rows missing at the end of the record"
+    return {**view, "body": {**view["body"], key: rows}}
 
 
 def replay(played: Played, ctx: Context) -> State:
