@@ -1,6 +1,6 @@
 """How one move's cost grows with the game's length and with its seats (no server, no database: the CPU part).
 
-    .venv/bin/python bench/live/growth.py [--repeats 30] [--seed 3] [--window 10] [--whole-record]
+    .venv/bin/python bench/live/growth.py [--repeats 30] [--seed 3] [--window 10] [--whole-record] [--only TEXT]
 
 Games are played at random from their views, as the contract suite plays them (its cases' small lexicons and
 choices), to the checkpoints below; from each one the next ``--window`` moves of the same game are each timed
@@ -15,7 +15,15 @@ carry. The games are the same in every run (the script runs itself with a fixed 
 iterates sets).
 
 Checkpoints: Grabble (four players) at move 5 and at move 80; Palabra (four players) as its table fills with words;
-Palabras Cortas with 2, 4, 6 and 8 seats at move 20.
+Palabras Cortas with 2, 4, 6 and 8 seats at move 20. Random play passes often, so a random Grabble game is short (a
+dozen plays). A real one is not: four robots (``games.robots``, the bundled Greek lexicon) play one game to its end,
+and its windows compare like with like: the first and the last plays of the play phase, and the first and the last
+quiz answers, with the history of about 40 turns played in between. ``--only``: the checkpoints whose line contains
+that text.
+
+Times on a shared virtual machine vary by a third from run to run. Instructions do not: counted by valgrind, the
+difference between two runs of one checkpoint with ``--repeats 1`` and ``--repeats 11``, divided by ten times the
+window, is the instructions of one move (bench/README.md, "The record", has the commands).
 """
 
 import argparse
@@ -64,6 +72,32 @@ def play_to(slug: str, players: int, moves: int, seed: int, window: int, options
             found.append((rules, state, actor, action, ctx))
         state, played = new_state, played + 1
     return found
+
+
+def robot_windows(window: int, seed: int) -> list[tuple[str, list[Move]]]:
+    """One Grabble game of four robots, played to its end, and its windows of ``window`` moves."""
+    sys.path.insert(0, str(ROOT / "bench" / "robots"))
+    from decide import load  # the bundled Greek lexicon, as the robots' benchmark loads it
+
+    from games.robots.selfplay import play_one
+
+    rules, words = GAMES["grabble"], load("grc")
+    ctx = Context(words, 1_000_000.0)
+    moves: list[tuple[str, Move]] = []
+    state, _ = rules.new_game(4, {}, seed)
+    record = lambda before, seat, action, after, events: moves.append(  # noqa: E731
+        (action["type"], (rules, before, seat, action, ctx))
+    )
+    play_one(rules, state, words, dict.fromkeys(range(4), "steady"), random.Random(seed), on_move=record)
+    plays = [move for kind, move in moves if kind == "play"]
+    answers = [move for kind, move in moves if kind == "answer"]
+    turns = len(plays)
+    return [
+        (f"Grabble, 4 robots, early plays (3-{2 + window} of {turns})", plays[2 : 2 + window]),
+        (f"Grabble, 4 robots, late plays ({turns - window + 1}-{turns})", plays[-window:]),
+        (f"Grabble, 4 robots, first quiz answers ({window})", answers[:window]),
+        (f"Grabble, 4 robots, last quiz answers ({window})", answers[-window:]),
+    ]
 
 
 def server_work(rules, state: dict, seat: int, action: dict, ctx: Context, whole: bool = False) -> tuple[int, int]:
@@ -117,19 +151,25 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--window", type=int, default=10)
     parser.add_argument("--whole-record", action="store_true", help="every message with the whole record")
+    parser.add_argument("--only", default="", help="only the checkpoints whose line contains this text")
     args = parser.parse_args()
     n, whole = args.window, args.whole_record
     print(f"{'one move, the server CPU part':<44} {'mean':>10} {'worst':>10} {'state row':>11} {'a message':>11}")
-    for moves in (5, 80):
-        found = first_reaching("grabble", 4, moves, args.seed, n)
-        measure(f"Grabble, 4 players, from move {moves}", found, args.repeats, whole)
-    for moves in (10, 100, 300):
-        found = first_reaching("palabra", 4, moves, args.seed, n)
-        words = str(json_bytes(found[0][1]).count(b'"word"')) if found else "?"
-        measure(f"Palabra, 4 players, from move {moves} ({words} words)", found, args.repeats, whole)
-    for players in (2, 4, 6, 8):
-        found = first_reaching("palabras_cortas", players, 20, args.seed, n)
-        measure(f"Palabras Cortas, {players} seats, from move 20", found, args.repeats, whole)
+    checkpoints = [(f"Grabble, 4 players, from move {m}", "grabble", 4, m) for m in (5, 80)]
+    checkpoints += [(f"Palabra, 4 players, from move {m}", "palabra", 4, m) for m in (10, 100, 300)]
+    checkpoints += [(f"Palabras Cortas, {p} seats, from move 20", "palabras_cortas", p, 20) for p in (2, 4, 6, 8)]
+    for label, slug, players, moves in checkpoints:
+        if args.only not in label:
+            continue
+        found = first_reaching(slug, players, moves, args.seed, n)
+        if slug == "palabra":
+            words = json_bytes(found[0][1]).count(b'"word"') if found else "?"
+            label += f" ({words} words)"
+        measure(label, found, args.repeats, whole)
+    if "robots" in args.only or not args.only:  # the robots' windows: "robots", or "robots, late plays"
+        for label, found in robot_windows(n, args.seed):
+            if args.only in label:
+                measure(label, found, args.repeats, whole)
     return 0
 
 

@@ -156,17 +156,31 @@ def _refusal(code: str, spec: ActionSpec, seat: int | None) -> AppError:
     return AppError(code, "That seat is not in the game.")
 
 
-def private_copy(state: State) -> State:
-    """A copy of ``state`` sharing nothing with it. States are JSON-ready by contract, and a JSON round trip copies
-    them several times faster than ``copy.deepcopy`` (it is on every move's path); orjson's several times faster
-    again than the standard library's, which was a fifth of a long Grabble game's move. Integer keys become strings,
-    as the standard library's encoder makes them (and as the stored state reads back); orjson's option for them makes
-    every dump two to three times slower, so it is used only for a state that has them."""
+def private_copy(state: State, history: Iterable[str] = ()) -> State:
+    """A copy of ``state`` sharing nothing with it, but the entries of its ``history`` lists (:attr:`Game.history`):
+    those lists are new, their entries the same objects. States are JSON-ready by contract, and a JSON round trip
+    copies them several times faster than ``copy.deepcopy`` (it is on every move's path); orjson's several times
+    faster again than the standard library's. Integer keys become strings, as the standard library's encoder makes
+    them (and as the stored state reads back); orjson's option for them makes every dump two to three times slower, so
+    it is used only for a state that has them."""
+    shared = {key: state[key] for key in history if key in state}
+    rest = {key: value for key, value in state.items() if key not in shared} if shared else state
     try:
-        text = orjson.dumps(state)
+        text = orjson.dumps(rest)
     except orjson.JSONEncodeError:
-        text = orjson.dumps(state, option=orjson.OPT_NON_STR_KEYS)
-    return orjson.loads(text)
+        text = orjson.dumps(rest, option=orjson.OPT_NON_STR_KEYS)
+    copy: State = orjson.loads(text)
+    for key, entries in shared.items():
+        copy[key] = list(entries)
+    return copy
+
+
+def own_entry(state: State, key: str, index: int) -> dict[str, Any]:
+    """Entry ``index`` of the history list ``state[key]`` (:attr:`Game.history`), made the state's own to change:
+    the private copy shares history entries with the state it was made from, which must not change."""
+    entry: dict[str, Any] = orjson.loads(orjson.dumps(state[key][index], option=orjson.OPT_NON_STR_KEYS))
+    state[key][index] = entry
+    return entry
 
 
 # The engine's own table option, offered for every game: seconds per turn (0: no clock). The engine keeps it in the
@@ -215,6 +229,12 @@ class Game:
     # rows (:meth:`views` with ``changed``) and a page keeps the others, so that a move's message, and the work of
     # making it, do not grow with the game (docs/protocol.md, "The record").
     record: ClassVar[str | None] = None
+    # State keys of the game's history: lists that grow all game long (Grabble's plays, with every quiz answer) and
+    # whose entries a move never changes in place. The rules' private copy shares their entries with the state it was
+    # made from (:func:`private_copy`: copying a long game's history was most of its moves' cost), so a handler that
+    # changes an entry first makes it its own (:func:`own_entry`). The contract suite checks that no move changes the
+    # state it was given.
+    history: ClassVar[tuple[str, ...]] = ()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """Collect the declared actions, a subclass's replacing its bases' of the same type (a variant overrides
@@ -262,7 +282,7 @@ class Game:
         if isinstance(action, dict) and action.get("type") == TIMEOUT:
             return self._timeout(state, seat, action, ctx)
         spec = self.admit(state, seat, action)
-        new_state = private_copy(state)
+        new_state = private_copy(state, self.history)
         events = getattr(self, spec.handler)(new_state, seat, action, ctx)
         new_state["last_move"] = self.last_move(new_state, seat, action, events)
         return new_state, events
@@ -272,7 +292,7 @@ class Game:
         spec = self.admit(state, seat, action)
         if spec.preview is None:
             raise AppError(BAD_ACTION, f"{spec.type} has no preview.")
-        result: dict[str, Any] = getattr(self, spec.preview)(private_copy(state), seat, action, ctx)
+        result: dict[str, Any] = getattr(self, spec.preview)(private_copy(state, self.history), seat, action, ctx)
         return result
 
     def admit(self, state: State, seat: int | None, action: Any) -> ActionSpec:
@@ -355,7 +375,7 @@ class Game:
         if not status.to_act:
             raise AppError(CANNOT_TIME_OUT, "Nobody is on turn: the clock is not running.")
         on_turn = status.to_act[0]
-        new_state = private_copy(state)
+        new_state = private_copy(state, self.history)
         events = self.on_timeout(new_state, on_turn, ctx)
         new_state["last_move"] = {"seat": on_turn, "type": TIMEOUT, "text": "ran out of time"}
         return new_state, events
@@ -387,7 +407,7 @@ class Game:
         if not self.can_seat(state, seat):
             where = "a new seat" if seat is None else f"seat {seat}"
             raise AppError(CANNOT_SEAT, f"{self.title} cannot seat a player in {where} now.")
-        new_state = private_copy(state)
+        new_state = private_copy(state, self.history)
         if seat is not None:
             new_state["removed"] = [s for s in new_state.get("removed", []) if s != seat]
         number, events = self._seat_player(new_state, seat, ctx)
@@ -400,7 +420,7 @@ class Game:
 
     def remove_player(self, state: State, seat: int, ctx: Context) -> tuple[State, list[Event]]:
         """The teacher removed the player in ``seat``: the default skips their seat from now on."""
-        new_state = private_copy(state)
+        new_state = private_copy(state, self.history)
         removed = new_state.setdefault("removed", [])
         if seat not in removed:
             removed.append(seat)

@@ -32,8 +32,9 @@ def test_a_practice_game_against_a_robot_is_played_and_resumed(
         expect(page.locator("h1")).to_contain_text("Pablo")
         table = Table.objects.get(lesson__practice=True)
         assert page.url.endswith(f"/games/tables/{table.id}/")
-        # The robot takes its first look at its cards on its own, a moment later.
-        for _ in range(50):
+        # The robot takes its first look at its cards on its own, a moment later (waited for up to 20 s: a loaded
+        # machine starts the robot's thread late).
+        for _ in range(200):
             if Move.objects.filter(table=table, seat=1).exists():
                 break
             page.wait_for_timeout(100)

@@ -37,6 +37,7 @@ class Grabble(PlayPhase, QuizPhase, Game):
     language = "grc"
     renderer = "grabble"
     record = "sheet"  # the score sheet: a row per turn played, sent to pages row by row as turns change
+    history = ("plays",)  # every turn played, with its quiz results: shared, not copied, by a move's private copy
     end_action = "end_play"  # ending a lesson may end the play here: the quiz then runs for the turns played
     long_actions = frozenset({"hint"})  # the move finder searches every play of the rack (bench/grabble/hint.py)
     stylesheet = "games/grabble.css"
@@ -364,12 +365,13 @@ class Grabble(PlayPhase, QuizPhase, Game):
         }
 
     def changed_rows(self, before: State, after: State) -> list[int] | None:
-        """A row is its turn's play, and whether the quiz has begun: the plays that differ, or all of them when the
-        quiz begins (the analyses leave the placers' rows until each turn is marked)."""
+        """A row is its turn's play, and whether the quiz has begun: the plays that are not the same objects (a move
+        shares the plays it does not change, :attr:`history`), or all of them when the quiz begins (the analyses
+        leave the placers' rows until each turn is marked)."""
         if _quizzing(before) != _quizzing(after):
             return None
         old = before["plays"]
-        return [i for i, play in enumerate(after["plays"]) if i >= len(old) or play != old[i]]
+        return [i for i, play in enumerate(after["plays"]) if i >= len(old) or play is not old[i]]
 
 
 def _quizzing(state: State) -> bool:

@@ -19,6 +19,7 @@ from games.engine import (
     score,
 )
 from games.engine.errors import NOT_ALLOWED, WRONG_PHASE
+from games.engine.game import own_entry
 from games.engine.turns import active_seats
 
 from .parses import closest, given_parses, lemma_previews, need, wrong_fields
@@ -58,7 +59,7 @@ class QuizPhase(Game):
         """Mark the quiz turn: learning points to perfect parses (the teacher's credit to the others), teaching to the
         placer."""
         quiz = state["quiz"]
-        play = state["plays"][quiz["play"]]
+        play = own_entry(state, "plays", quiz["play"])
         results = {}
         events: list[Event] = []
         any_reading = state["options"].get("quiz_readings", "any") == "any"
@@ -129,6 +130,7 @@ class QuizPhase(Game):
         result = (play.get("results") or {}).get(str(target))
         need(not (result and result["perfect"]), "A perfect answer has its full points already.", NOT_ALLOWED)
         change = points - play["learning"].get(str(target), 0)
+        play = own_entry(state, "plays", number)
         play["learning"][str(target)] = points
         play["teaching"] += change
         events = [event("credit", play=number, seat=target, points=points)]
