@@ -458,9 +458,10 @@ class Game:
             "last_move": state.get("last_move"),
             "record": self.record,
         }
+        common = self.common_body(state)
         found = {}
         for seat in seats:
-            body = self.body(state, seat)
+            body = {**common, **self.body(state, seat)}
             if self.record is not None:
                 body[self.record] = self._record_for(state, seat, changed)
             # Each view its own copy of the shared lists: a caller may change one view (the server empties a paused
@@ -514,6 +515,12 @@ class Game:
     def body(self, state: State, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see of the game beyond the envelope. Must hide everything hidden from them."""
         raise NotImplementedError
+
+    def common_body(self, state: State) -> dict[str, Any]:
+        """The part of the body that every viewer sees alike (a board, say), made once for all the viewers of a move
+        instead of once for each; :meth:`body` adds each viewer's own part (a key in both is the viewer's). The
+        viewers' bodies share its values: nothing may change them."""
+        return {}
 
     def scores(self, state: State) -> Scores:
         raise NotImplementedError

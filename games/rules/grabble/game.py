@@ -289,19 +289,12 @@ class Grabble(PlayPhase, QuizPhase, Game):
         return found
 
     # -- what each viewer sees ---------------------------------------------------------------------
-    def body(self, state: State, seat: int | None) -> dict[str, Any]:
-        """The board, the racks this viewer may see, the quiz, a pending play (its given parses to its player and
-        the teacher), the viewer's own hint, and the parse vocabulary; the engine adds the score sheet (the
-        :attr:`record`, :meth:`record_row`)."""
+    def common_body(self, state: State) -> dict[str, Any]:
+        """What every viewer sees alike: the board, the tiles left, the quiz and the parse vocabulary."""
         bag = self._bag(state)
-        open_racks = state["options"]["open_racks"]
-        racks = {
-            str(s): [dict(bag[t]) for t in rack] for s, rack in enumerate(state["racks"]) if open_racks or s == seat
-        }
         quiz = None
         if state["phase"] == "quiz":
             quiz = {"play": state["quiz"]["play"], "answered": sorted(int(s) for s in state["quiz"]["answers"])}
-        pending = state["pending"]
         return {
             "board": {
                 name: {
@@ -316,12 +309,28 @@ class Grabble(PlayPhase, QuizPhase, Game):
             "centre": CENTRE,
             "alphabet": ALPHABET,  # the letters a blank may stand for
             "keys": KEYS,  # the letter each key typed stands for (Greek, and Beta Code transliteration)
-            "racks": racks,
             "rack_sizes": [len(r) for r in state["racks"]],
             "bag": len(state["bag"]),
             "first_draws": state["first_draws"],
             "suggestions": state["suggestions"],
             "hints_left": [self._hints_left(state, s) for s in range(state["players"])],
+            "quiz": quiz,
+            "options": state["options"],
+            "vocabulary": vocabulary(),
+        }
+
+    def body(self, state: State, seat: int | None) -> dict[str, Any]:
+        """The racks this viewer may see, a pending play (its given parses to its player and the teacher) and the
+        viewer's own hint, beside :meth:`common_body`; the engine adds the score sheet (the :attr:`record`,
+        :meth:`record_row`)."""
+        bag = self._bag(state)
+        open_racks = state["options"]["open_racks"]
+        racks = {
+            str(s): [dict(bag[t]) for t in rack] for s, rack in enumerate(state["racks"]) if open_racks or s == seat
+        }
+        pending = state["pending"]
+        return {
+            "racks": racks,
             "hint": _own_hint(state["hint"], seat),
             "pending": None
             if pending is None
@@ -334,9 +343,6 @@ class Grabble(PlayPhase, QuizPhase, Game):
                 "words": public_words(pending["words"], given=seat in (pending["seat"], None)),
                 "unknown": pending["unknown"],
             },
-            "quiz": quiz,
-            "options": state["options"],
-            "vocabulary": vocabulary(),
         }
 
     # -- the score sheet ---------------------------------------------------------------------------------
