@@ -9,7 +9,9 @@ compares like with like). Timed is what the server does with a move besides its 
 and read with its seats; the state saved with the move appended), whose number does not depend on the game: the
 rules' ``apply``, the new state serialised as the row's JSON, and for every seat and the spectators the censored
 events and view serialised as the text their pages are sent, with only the rows of the game's record that the move
-changed (``--whole-record``: the whole record in every message, as before 2026-11-27). Printed with the sizes of the
+changed (``--whole-record``: the whole record in every message, as before 2026-11-27). Beside it, not included,
+"row read": the state parsed from the row's JSON text, which the server does before each move it plays (PostgreSQL
+returns the text; it is parsed only by a process that plays the next move). Printed with the sizes of the
 state and of one seat's message at the checkpoint: what a longer game makes the database and the channel layer
 carry. The games are the same in every run (the script runs itself with a fixed ``PYTHONHASHSEED``: random play
 iterates sets).
@@ -39,6 +41,8 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 if os.environ.get("PYTHONHASHSEED") != "0":  # the same random games in every run
     os.execve(sys.executable, [sys.executable, *sys.argv], {**os.environ, "PYTHONHASHSEED": "0"})
+
+import orjson  # noqa: E402
 
 from config.transport import json_bytes  # noqa: E402
 from games.engine import AppError, Context, censor_all  # noqa: E402
@@ -117,19 +121,23 @@ def measure(label: str, found: list[Move], repeats: int, whole: bool) -> None:
     if not found:
         print(f"{label:<44} (the game ended before this checkpoint)")
         return
-    medians, sizes = [], (0, 0)
+    medians, reads, sizes = [], [], (0, 0)
     for rules, state, seat, action, ctx in found:
-        times = []
+        times, read_times, text = [], [], json_bytes(state)
         for _ in range(repeats):
             began = time.perf_counter()
             size = server_work(rules, state, seat, action, ctx, whole)
             times.append((time.perf_counter() - began) * 1000)
+            began = time.perf_counter()
+            orjson.loads(text)
+            read_times.append((time.perf_counter() - began) * 1000)
         medians.append(statistics.median(times))
+        reads.append(statistics.median(read_times))
         sizes = sizes if sizes != (0, 0) else size
     kinds = ", ".join(sorted({move[3]["type"] for move in found}))
     row, message = sizes
     print(
-        f"{label:<44} {statistics.mean(medians):7.2f} ms {max(medians):7.2f} ms "
+        f"{label:<44} {statistics.mean(medians):7.2f} ms {max(medians):7.2f} ms {statistics.mean(reads):7.2f} ms "
         f"{row / 1000:8.1f} kB {message / 1000:8.1f} kB  ({len(found)} moves: {kinds})"
     )
 
@@ -154,7 +162,10 @@ def main() -> int:
     parser.add_argument("--only", default="", help="only the checkpoints whose line contains this text")
     args = parser.parse_args()
     n, whole = args.window, args.whole_record
-    print(f"{'one move, the server CPU part':<44} {'mean':>10} {'worst':>10} {'state row':>11} {'a message':>11}")
+    print(
+        f"{'one move, the server CPU part':<44} {'mean':>10} {'worst':>10} {'row read':>10} {'state row':>11} "
+        f"{'a message':>11}"
+    )
     checkpoints = [(f"Grabble, 4 players, from move {m}", "grabble", 4, m) for m in (5, 80)]
     checkpoints += [(f"Palabra, 4 players, from move {m}", "palabra", 4, m) for m in (10, 100, 300)]
     checkpoints += [(f"Palabras Cortas, {p} seats, from move 20", "palabras_cortas", p, 20) for p in (2, 4, 6, 8)]

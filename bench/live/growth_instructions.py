@@ -5,9 +5,10 @@
 
 For each checkpoint, growth.py runs twice under valgrind's callgrind (Debian's valgrind): once timing each move of its
 window once, once ``--repeats`` + 1 times. The difference, divided by ``--repeats`` times the window, is what one move
-of the window costs in instructions, with everything else the script does (imports, playing the game to the
-checkpoint) taken out. Each run takes about a minute. The first checkpoint printed is the floor: what a move costs
-early in the game (Grabble's move 5 or its robots' early plays; a game's fewest words or seats).
+of the window costs in instructions (growth.py's timed work and its row read), with everything else the script
+does (imports, playing the game to the checkpoint) taken out. Each run takes about a minute. The first checkpoint
+printed is the floor: what a move costs early in the game (Grabble's move 5 or its robots' early plays; a game's
+fewest words or seats).
 """
 
 import argparse
