@@ -9,9 +9,13 @@ compares like with like). Timed is what the server does with a move besides its 
 and read with its seats; the state saved with the move appended), whose number does not depend on the game: the
 rules' ``apply``, the new state serialised as the row's JSON, and for every seat and the spectators the censored
 events and view serialised as the text their pages are sent, with only the rows of the game's record that the move
-changed (``--whole-record``: the whole record in every message, as before 2026-11-27). Beside it, not included,
-"row read": the state parsed from the row's JSON text, which the server does before each move it plays (PostgreSQL
-returns the text; it is parsed only by a process that plays the next move). Printed with the sizes of the
+changed (``--whole-record``: the whole record in every message, as before 2026-11-27), and for a game with a
+history (``Game.history``) what the move changed of the state, as the text the broadcast carries to the other
+processes. Beside it, not included, how a process comes by the state before it plays a move: "row read", parsed
+from the row's JSON text (a process that holds no state made: PostgreSQL returns the text); "change read", made
+from the state before the move and the move's change (a process that followed the move before; a process whose own
+move it was reads nothing). ``--reads`` chooses which of the two run (for growth_instructions.py). Printed with the
+sizes of the
 state and of one seat's message at the checkpoint: what a longer game makes the database and the channel layer
 carry. The games are the same in every run (the script runs itself with a fixed ``PYTHONHASHSEED``: random play
 iterates sets).
@@ -46,6 +50,7 @@ import orjson  # noqa: E402
 
 from config.transport import json_bytes  # noqa: E402
 from games.engine import AppError, Context, censor_all  # noqa: E402
+from games.engine.game import state_change, with_state_change  # noqa: E402
 from games.rules import GAMES  # noqa: E402
 from tests.games.contract.cases import CASES  # noqa: E402
 from tests.games.contract.harness import active_seats, fill  # noqa: E402
@@ -108,6 +113,8 @@ def server_work(rules, state: dict, seat: int, action: dict, ctx: Context, whole
     """What the server computes for one move; returns the bytes of the state row and of one seat's message."""
     new_state, events = rules.apply(state, seat, action, ctx)
     row = json_bytes(new_state)
+    if rules.history:
+        json_bytes(state_change(rules.history, state, new_state))
     changed = None if whole or rules.record is None else rules.changed_rows(state, new_state)
     recipients = [*active_seats(new_state), None]
     copies = {
@@ -117,28 +124,38 @@ def server_work(rules, state: dict, seat: int, action: dict, ctx: Context, whole
     return len(row), len(copies[seat])
 
 
-def measure(label: str, found: list[Move], repeats: int, whole: bool) -> None:
+def measure(label: str, found: list[Move], repeats: int, whole: bool, reads: str) -> None:
     if not found:
         print(f"{label:<44} (the game ended before this checkpoint)")
         return
-    medians, reads, sizes = [], [], (0, 0)
+    medians, row_reads, change_reads, sizes = [], [], [], (0, 0)
     for rules, state, seat, action, ctx in found:
-        times, read_times, text = [], [], json_bytes(state)
+        times, row_times, change_times, text = [], [], [], json_bytes(state)
+        new_state, _ = rules.apply(state, seat, action, ctx)
+        change = json_bytes(state_change(rules.history, state, new_state)) if rules.history else None
         for _ in range(repeats):
             began = time.perf_counter()
             size = server_work(rules, state, seat, action, ctx, whole)
             times.append((time.perf_counter() - began) * 1000)
-            began = time.perf_counter()
-            orjson.loads(text)
-            read_times.append((time.perf_counter() - began) * 1000)
+            if "row" in reads:
+                began = time.perf_counter()
+                orjson.loads(text)
+                row_times.append((time.perf_counter() - began) * 1000)
+            if "change" in reads and change is not None:
+                began = time.perf_counter()
+                with_state_change(state, orjson.loads(change))
+                change_times.append((time.perf_counter() - began) * 1000)
         medians.append(statistics.median(times))
-        reads.append(statistics.median(read_times))
+        row_reads.append(statistics.median(row_times) if row_times else 0.0)
+        change_reads.append(statistics.median(change_times) if change_times else None)
         sizes = sizes if sizes != (0, 0) else size
     kinds = ", ".join(sorted({move[3]["type"] for move in found}))
     row, message = sizes
+    changes = [c for c in change_reads if c is not None]
+    change_read = f"{statistics.mean(changes):7.2f} ms" if changes else f"{'-':>10}"
     print(
-        f"{label:<44} {statistics.mean(medians):7.2f} ms {max(medians):7.2f} ms {statistics.mean(reads):7.2f} ms "
-        f"{row / 1000:8.1f} kB {message / 1000:8.1f} kB  ({len(found)} moves: {kinds})"
+        f"{label:<44} {statistics.mean(medians):7.2f} ms {max(medians):7.2f} ms {statistics.mean(row_reads):7.2f} ms "
+        f"{change_read} {row / 1000:8.1f} kB {message / 1000:8.1f} kB  ({len(found)} moves: {kinds})"
     )
 
 
@@ -159,12 +176,13 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--window", type=int, default=10)
     parser.add_argument("--whole-record", action="store_true", help="every message with the whole record")
+    parser.add_argument("--reads", default="row,change", help="the reads to run: row, change, or both")
     parser.add_argument("--only", default="", help="only the checkpoints whose line contains this text")
     args = parser.parse_args()
     n, whole = args.window, args.whole_record
     print(
-        f"{'one move, the server CPU part':<44} {'mean':>10} {'worst':>10} {'row read':>10} {'state row':>11} "
-        f"{'a message':>11}"
+        f"{'one move, the server CPU part':<44} {'mean':>10} {'worst':>10} {'row read':>10} {'change read':>11} "
+        f"{'state row':>11} {'a message':>11}"
     )
     checkpoints = [(f"Grabble, 4 players, from move {m}", "grabble", 4, m) for m in (5, 80)]
     checkpoints += [(f"Palabra, 4 players, from move {m}", "palabra", 4, m) for m in (10, 100, 300)]
@@ -176,11 +194,11 @@ def main() -> int:
         if slug == "palabra":
             words = json_bytes(found[0][1]).count(b'"word"') if found else "?"
             label += f" ({words} words)"
-        measure(label, found, args.repeats, whole)
+        measure(label, found, args.repeats, whole, args.reads)
     if "robots" in args.only or not args.only:  # the robots' windows: "robots", or "robots, late plays"
         for label, found in robot_windows(n, args.seed):
             if args.only in label:
-                measure(label, found, args.repeats, whole)
+                measure(label, found, args.repeats, whole, args.reads)
     return 0
 
 

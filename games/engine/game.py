@@ -183,6 +183,38 @@ def own_entry(state: State, key: str, index: int) -> dict[str, Any]:
     return entry
 
 
+def state_change(history: Iterable[str], before: State, after: State) -> dict[str, Any]:
+    """What a move changed, for a copy of the state that holds ``before``: all of ``after`` but its ``history`` lists
+    (:attr:`Game.history`), and of each of those its length and the entries that are not the same objects as before's
+    (the private copy shares unchanged entries, and no entry is ever changed in place). So its size does not grow
+    with the game: a long game's history is most of its state. :func:`with_state_change` is the other side."""
+    keys = [key for key in history if key in after]
+    rest = {key: value for key, value in after.items() if key not in keys}
+    lists = {}
+    for key in keys:
+        old, new = before.get(key, ()), after[key]
+        changed = {str(i): entry for i, entry in enumerate(new) if i >= len(old) or entry is not old[i]}
+        lists[key] = {"length": len(new), "entries": changed}
+    return {"rest": rest, "history": lists}
+
+
+def with_state_change(before: State, change: dict[str, Any]) -> State:
+    """The state after a move, from ``before`` and the move's :func:`state_change` (as JSON): ``before``'s history
+    entries kept where the move left them, shared as the private copy shares them."""
+    state: State = dict(change["rest"])
+    for key, part in change["history"].items():
+        entries = list(before.get(key, ())[: part["length"]])
+        for index, entry in sorted(part["entries"].items(), key=lambda item: int(item[0])):
+            if int(index) < len(entries):
+                entries[int(index)] = entry
+            else:
+                entries.append(entry)
+        if len(entries) != part["length"]:
+            raise ValueError(f"the change to {key} does not fit the state it was made from")
+        state[key] = entries
+    return state
+
+
 # The engine's own table option, offered for every game: seconds per turn (0: no clock). The engine keeps it in the
 # state as ``clock_seconds``; the server keeps the turn's deadline, and when it has passed anyone at the table may send
 # ``{"type": "timeout"}``, which the engine applies as :meth:`Game.on_timeout` for the seat on turn.

@@ -34,9 +34,10 @@ from config.transport import Deferred, deferring
 from games import selectors
 from games.engine import Action, AppError
 from games.engine.errors import CANNOT_TIME_OUT
+from games.engine.game import state_change
 from games.models import Move, Seat, Table
 from games.services import moves, table_rows
-from games.services.table_rows import LoopRow
+from games.services.table_rows import Copy, LoopRow
 from learning.models import User
 from lexicons.models import Lexicon
 
@@ -73,34 +74,36 @@ async def _play(conn: psycopg.AsyncConnection, table_id: int, user: User, action
     """The move on the table's row read under its lock: two round trips."""
     try:
         row = await table_rows.locked_with_seats_on(conn, table_id)
-        _keep(table_id, row)  # current whatever this move does: the next move's copy
-        table, seats, lexicon = table_rows.loop_objects(row)
+        _keep(table_id, Copy(row))  # current whatever this move does: the next move's copy
+        table, seats, lexicon = table_rows.loop_objects(Copy(row))
+        before = table.state
         played = _decide(table, seats, lexicon, user, action)
         move = moves.advance(table, played, kind=Move.Kind.ACTION, actor=user, action=action)
         saved = await table_rows.save_move_on(conn, row, table, moves.SAVED_FIELDS, move)
     except BaseException:
         await table_rows.rollback_on(conn)  # nothing to end once the COMMIT is through
         raise
-    return _committed(table_id, saved, table, seats, played, move)
+    return _committed(table_id, row, before, saved, table, seats, played, move)
 
 
 async def _play_on_copy(
-    conn: psycopg.AsyncConnection, table_id: int, copy: LoopRow, user: User, action: Action
+    conn: psycopg.AsyncConnection, table_id: int, copy: Copy, user: User, action: Action
 ) -> Deferred | None:
     """The move decided on this process's copy of the table's row and saved only if the row has not changed since:
     one round trip. ``None`` when it must be played on the row itself: the row changed (nothing was saved), or the
     rules refused (a copy may be behind the row; the row is read under its lock and decides)."""
     table, seats, lexicon = table_rows.loop_objects(copy)
+    before = table.state
     try:
         played = _decide(table, seats, lexicon, user, action)
     except AppError:
         return None
     move = moves.advance(table, played, kind=Move.Kind.ACTION, actor=user, action=action)
-    saved = await table_rows.save_move_if_unchanged_on(conn, copy, table, moves.SAVED_FIELDS, move)
+    saved = await table_rows.save_move_if_unchanged_on(conn, copy.row, table, moves.SAVED_FIELDS, move)
     if saved is None:
         forget(table_id)
         return None
-    return _committed(table_id, saved, table, seats, played, move)
+    return _committed(table_id, copy.row, before, saved, table, seats, played, move)
 
 
 def _decide(table: Table, seats: list[Seat], lexicon: Lexicon | None, user: User, action: Action) -> moves.Played:
@@ -122,15 +125,21 @@ def _decide(table: Table, seats: list[Seat], lexicon: Lexicon | None, user: User
 
 def _committed(
     table_id: int,
+    decided_on: LoopRow,
+    before: dict[str, Any],
     saved: LoopRow,
     table: Table,
     seats: list[Seat],
     played: moves.Played,
     move: Move,
 ) -> Deferred:
-    """The committed move's broadcasts (with the change to the row, for the other processes' copies) and jobs."""
-    _keep(table_id, saved)
-    change = table_rows.row_change(saved)
+    """The committed move's broadcasts (with the change to the row, for the other processes' copies) and jobs. The
+    move was ``decided_on`` a row whose state was ``before``; this process keeps the state the move made, and a game
+    with a history sends the others only what the move changed of it (:func:`state_change`)."""
+    rules = played.rules
+    _keep(table_id, Copy(saved, table.state))
+    made = state_change(rules.history, before, table.state) if rules.history else None
+    change = table_rows.row_change(saved, decided_on[-1], made)
     with deferring() as deferred:
         for job in moves.after_commit(table, played.rules, move, selectors.players(table, seats), row_change=change):
             job()
@@ -141,23 +150,25 @@ def _committed(
 # Kept from the last move played or read here, and from every move broadcast to a page of this process at the table
 # (:func:`follow`), most recently used last, at most settings.MOVE_TABLE_COPIES of them. Only
 # the event loop touches them. A copy is only a guess: the guarded save checks it against the row.
-_copies: OrderedDict[int, LoopRow] = OrderedDict()
+_copies: OrderedDict[int, Copy] = OrderedDict()
 
 
-def _keep(table_id: int, row: LoopRow) -> None:
-    _copies[table_id] = row
+def _keep(table_id: int, copy: Copy) -> None:
+    _copies[table_id] = copy
     _copies.move_to_end(table_id)
     while len(_copies) > settings.MOVE_TABLE_COPIES:
         _copies.popitem(last=False)
 
 
-def follow(table_id: int, change: list[Any] | None) -> None:
+def follow(table_id: int, change: dict[str, Any] | None) -> None:
     """A move at the table was broadcast with the row it saved (``None``: a change made on a database thread, which
-    keeps no copy, so this process's copy is behind): the copy is that row from now on."""
-    if change is None:
+    keeps no copy, so this process's copy is behind): the copy is that row from now on, or none if its state cannot
+    be made here (:func:`table_rows.followed`)."""
+    copy = None if change is None else table_rows.followed(_copies.get(table_id), change)
+    if copy is None:
         forget(table_id)
     else:
-        _keep(table_id, table_rows.followed(_copies.get(table_id), change))
+        _keep(table_id, copy)
 
 
 def forget(table_id: int) -> None:

@@ -285,7 +285,7 @@ def after_commit(
     move: Move,
     seated: list[dict[str, Any]] | None,
     *,
-    row_change: list[Any] | None = None,
+    row_change: dict[str, Any] | None = None,
 ) -> list[Callable[[], None]]:
     """What a saved move leaves to do once it is committed, in order: its broadcasts, its learning job (if it met a
     word) and its robots' turn (if the table has robots). Each sends, or hands its work to a deferring caller
@@ -328,11 +328,12 @@ def _broadcast(
     rules: Game,
     move: Move,
     seated: list[dict[str, Any]] | None,
-    row_change: list[Any] | None = None,
+    row_change: dict[str, Any] | None = None,
 ) -> Callable[[], None]:
     """After the commit: each seat still playing, and the spectators, get their censored events and their view.
-    The message also carries ``row_change`` (the whole state: it stays on the server, where each connection takes
-    it for its process's copy of the row and forwards only its own seat's copy)."""
+    The message also carries ``row_change`` (the row as saved, with its state or what the move changed of it: it
+    stays on the server, where each connection takes it for its process's copy of the row and forwards only its own
+    seat's copy)."""
     seq, state, events = table.version, table.state, move.events
 
     def send() -> None:

@@ -17,6 +17,7 @@ import functools
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -31,6 +32,7 @@ from psycopg.types.json import Jsonb
 from config import transport
 from games import selectors
 from games.engine import AppError
+from games.engine.game import with_state_change
 from games.models import Move, Seat, Table
 from learning.models import Student
 from lexicons.models import Lexicon
@@ -254,12 +256,15 @@ def _locked_row(db: BaseDatabaseWrapper, row: Sequence[Any] | None) -> tuple[Tab
     return table, _seats(db.alias, table, orjson.loads(seats) if isinstance(seats, str) else seats)
 
 
-def _table_of(db: BaseDatabaseWrapper, row: Sequence[Any]) -> Table:
-    """The table from the first columns of a locked read's row."""
+def _table_of(db: BaseDatabaseWrapper, row: Sequence[Any], state: dict[str, Any] | None = None) -> Table:
+    """The table from the first columns of a locked read's row (``state``: its state, already made: the row's
+    text is then not parsed)."""
     fields = Table._meta.concrete_fields
-    return Table.from_db(
-        db.alias, [f.attname for f in fields], [_from_db(db, f, v) for f, v in zip(fields, row, strict=False)]
-    )
+    values = [
+        state if state is not None and i == _state_at() else _from_db(db, f, v)
+        for i, (f, v) in enumerate(zip(fields, row, strict=False))
+    ]
+    return Table.from_db(db.alias, [f.attname for f in fields], values)
 
 
 def locked_table(table_id: int) -> Table:
@@ -337,11 +342,22 @@ def _width() -> int:
     return len(Table._meta.concrete_fields)
 
 
-def loop_objects(row: LoopRow) -> tuple[Table, list[Seat], Lexicon | None]:
+@dataclass(frozen=True)
+class Copy:
+    """A process's copy of a table's row (:mod:`games.services.loop_moves`), and its state when the process holds it
+    already made: the state its own move made, or one it made from a broadcast move's change (:func:`followed`).
+    Parsing a long game's state from the row's text was most of what grew with the game in a move's cost. Without
+    ``state`` the row has the state's text; with it, the row's may be ``None``."""
+
+    row: LoopRow
+    state: dict[str, Any] | None = None
+
+
+def loop_objects(copy: Copy) -> tuple[Table, list[Seat], Lexicon | None]:
     """The table (a new instance every time: a move changes it), its seats and its lexicon (identity only) of
-    ``row``."""
-    db = _connection()
-    table = _table_of(db, row)
+    ``copy``."""
+    db, row = _connection(), copy.row
+    table = _table_of(db, row, copy.state)
     seats = list(_loop_seats(row[_width()]))
     if table.lexicon_id is None:
         return table, seats, None
@@ -457,21 +473,40 @@ def _version_at() -> int:
     return Table._meta.concrete_fields.index(_field(Table, "version"))
 
 
-def row_change(saved: LoopRow) -> list[Any]:
-    """The row a move ``saved``, as a broadcast carries it."""
-    return [v.isoformat() if isinstance(v, datetime) else v for v in saved]
+@functools.cache
+def _state_at() -> int:
+    return Table._meta.concrete_fields.index(_field(Table, "state"))
 
 
-def followed(copy: LoopRow | None, change: list[Any]) -> LoopRow:
-    """The copy to keep after a move broadcast ``change``: its row, unless ``copy`` is as recent (a late broadcast,
-    or this process's own move)."""
+def row_change(saved: LoopRow, base: str, change: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The row a move ``saved``, as a broadcast carries it. With ``change`` (the move's
+    :func:`games.engine.game.state_change` against the row whose ``xmin`` is ``base``) the row goes without the state's
+    text: a process holding the state of ``base`` makes the new one from the change, and one that does not drops its
+    copy."""
+    values = [v.isoformat() if isinstance(v, datetime) else v for v in saved]
+    if change is None:
+        return {"row": values, "base": base, "state": None}
+    values[_state_at()] = None
+    return {"row": values, "base": base, "state": transport.text(change)}
+
+
+def followed(copy: Copy | None, change: dict[str, Any]) -> Copy | None:
+    """The copy to keep after a move broadcast ``change`` (:func:`row_change`): ``copy`` itself if it is as recent (a
+    late broadcast, or this process's own move); else the row with its state, or ``None`` when the state cannot be
+    made here (the change was made from a row this process does not hold)."""
     version = _version_at()
-    if copy is not None and change[version] <= copy[version]:
+    values = change["row"]
+    if copy is not None and values[version] <= copy.row[version]:
         return copy
-    return tuple(
+    row = tuple(
         datetime.fromisoformat(v) if v is not None and isinstance(f, models.DateTimeField) else v
-        for f, v in zip(_row_fields(), change, strict=True)
+        for f, v in zip(_row_fields(), values, strict=True)
     )
+    if change["state"] is None:
+        return Copy(row)
+    if copy is None or copy.state is None or copy.row[-1] != change["base"]:
+        return None
+    return Copy(row, with_state_change(copy.state, orjson.loads(change["state"])))
 
 
 def _inserted_fields() -> list[models.Field]:

@@ -8,6 +8,7 @@ import logging
 from datetime import timedelta
 from typing import Any
 
+import orjson
 import psycopg
 import pytest
 from channels.db import database_sync_to_async
@@ -22,6 +23,7 @@ from games import selectors
 from games.engine import AppError
 from games.models import Move, Table
 from games.services import lessons, loop_moves, moderation, moves, table_rows
+from games.services.table_rows import Copy
 from learning import services as learning_services
 from learning.models import Student
 from lexicons import services as lexicon_services
@@ -348,7 +350,7 @@ async def test_the_locked_read_on_the_loop_gives_what_the_threads_gives_and_the_
     async with pool.connection() as conn:
         row = await table_rows.locked_with_seats_on(conn, table.id)
         await table_rows.rollback_on(conn)
-    read, seats, lexicon_read = table_rows.loop_objects(row)
+    read, seats, lexicon_read = table_rows.loop_objects(Copy(row))
     thread_read, thread_seats = await on_thread()
     fields = [f.attname for f in Table._meta.concrete_fields]
     assert [getattr(read, f) for f in fields] == [getattr(thread_read, f) for f in fields]
@@ -389,6 +391,14 @@ async def _row(table_id: int) -> table_rows.LoopRow:
     return row
 
 
+def _is_row(copy: Copy, row: table_rows.LoopRow) -> bool:
+    """``copy`` is ``row``: its values, and its state (where it holds it made) the row's state."""
+    at = table_rows._state_at()
+    state = orjson.loads(row[at])
+    same_state = copy.state == state if copy.state is not None else orjson.loads(copy.row[at]) == state
+    return same_state and copy.row[:at] + copy.row[at + 1 :] == row[:at] + row[at + 1 :]
+
+
 async def test_the_next_move_is_decided_on_the_copy_and_saved_in_one_statement(table, statements, on_threads):
     users = await db(seated)(table)
     await asyncdb.pool()  # opened, with its own statements
@@ -396,17 +406,20 @@ async def test_the_next_move_is_decided_on_the_copy_and_saved_in_one_statement(t
     await loop_moves.apply_action(table.id, users[0], {"type": "say", "word": "λόγος"})
     assert statements[:1] == ["BEGIN"]
     assert statements[-1] == "COMMIT"
-    assert loop_moves._copies[table.id] == await _row(table.id)
+    assert _is_row(loop_moves._copies[table.id], await _row(table.id))
     statements.clear()
     deferred = await loop_moves.apply_action(table.id, users[0], {"type": "draw"})
     assert len(statements) == 1
     assert statements[0].startswith("WITH saved AS (UPDATE")
     assert await db(selectors.table_version)(table.id) == table.version + 2  # committed on its own
     assert [m["seq"] for _, m in deferred.messages if m["type"] == "table.event"] == [table.version + 2]
-    assert loop_moves._copies[table.id] == await _row(table.id)  # the copy is the row as saved
+    assert _is_row(loop_moves._copies[table.id], await _row(table.id))  # the copy is the row as saved
     assert on_threads == []
     # The seats are made once per text of them (a move only reads them); the table anew for every move.
-    first, second = table_rows.loop_objects(loop_moves._copies[table.id]), table_rows.loop_objects(await _row(table.id))
+    first, second = (
+        table_rows.loop_objects(loop_moves._copies[table.id]),
+        table_rows.loop_objects(Copy(await _row(table.id))),
+    )
     assert first[0] is not second[0]
     assert all(a is b for a, b in zip(first[1], second[1], strict=True))
 
@@ -453,7 +466,7 @@ async def test_a_copy_behind_the_row_saves_nothing_and_the_row_decides(table, te
     assert await db(selectors.table_version)(table.id) == version
     assert await db(Move.objects.filter(table=table, seq__gt=version).count)() == 0
     assert loop_moves._copies[table.id] != copy
-    assert loop_moves._copies[table.id] == await _row(table.id)
+    assert _is_row(loop_moves._copies[table.id], await _row(table.id))
     assert on_threads == []
 
 
@@ -483,9 +496,9 @@ async def test_a_broadcast_move_brings_every_process_copy_up_to_date(table, befo
     carried = await asyncio.wait_for(layer.receive(channel), timeout=5)
     loop_moves._copies.clear()  # another process's copies
     if before:
-        loop_moves._copies[table.id] = old
+        loop_moves._copies[table.id] = Copy(old)
     loop_moves.follow(table.id, carried["row"])
-    assert loop_moves._copies[table.id] == await _row(table.id)
+    assert _is_row(loop_moves._copies[table.id], await _row(table.id))
     assert all("row" not in json.loads(text) and "hands" not in text for text in carried["copies"].values())
 
 
@@ -496,7 +509,7 @@ async def test_a_late_broadcast_leaves_the_copy_and_a_change_on_a_thread_drops_i
     await loop_moves.apply_action(table.id, users[0], {"type": "play", "card": table.state["hands"][0][0]})
     current = await _row(table.id)
     loop_moves.follow(table.id, first)  # late: the copy is past it
-    assert loop_moves._copies[table.id] == current
+    assert _is_row(loop_moves._copies[table.id], current)
     (event,) = [m for _, m in await _sent_on_thread(table.id) if m["type"] == "table.event"]
     loop_moves.follow(table.id, event["row"])  # a thread tells nothing of the row
     assert table.id not in loop_moves._copies
@@ -535,3 +548,103 @@ async def test_no_more_copies_than_the_setting(table, settings):
     settings.MOVE_TABLE_COPIES = 0
     await loop_moves.apply_action(table.id, (await db(seated)(table))[0], {"type": "draw"})
     assert loop_moves._copies == {}
+
+
+# -- the state a process holds made: its own move's, or one made from a broadcast move's change -----------------------
+@pytest.fixture
+def with_history(toy_game, monkeypatch):
+    """The toy game keeps its played cards as a history (``Game.history``), as Grabble keeps its plays."""
+    monkeypatch.setattr(toy_game, "history", ("played",))
+    return toy_game
+
+
+async def _state(table_id: int) -> dict[str, Any]:
+    return (await db(Table.objects.get)(pk=table_id)).state
+
+
+async def _draw_and_play(table_id: int, users: list, rounds: int) -> list[dict[str, Any]]:
+    """``rounds`` times, the seat on turn draws and plays a card; the row change each move's broadcast carries."""
+    changes = []
+    for _ in range(rounds):
+        turn = (await _state(table_id))["turn"]
+        for kind in ("draw", "play"):
+            action = {"type": kind}
+            if kind == "play":
+                action["card"] = (await _state(table_id))["hands"][turn][0]
+            deferred = await loop_moves.apply_action(table_id, users[turn], action)
+            (event,) = [m for _, m in deferred.messages if m["type"] == "table.event"]
+            changes.append(event["row"])
+    return changes
+
+
+async def test_a_game_with_a_history_sends_what_a_move_changed_and_another_process_makes_the_state(
+    table, with_history, statements, on_threads
+):
+    users = await db(seated)(table)
+    at = table_rows._state_at()
+    old = await _row(table.id)
+    changes = await _draw_and_play(table.id, users, 4)
+    # The state's text is not sent: what the move changed of it is, and of the history only the new entries.
+    assert all(change["row"][at] is None for change in changes)
+    last = orjson.loads(changes[-1]["state"])
+    played = (await _state(table.id))["played"]
+    assert last["history"] == {"played": {"length": 4, "entries": {"3": played[3]}}}
+    assert "played" not in last["rest"]
+    # Another process, holding the row as it was before these moves, follows them and holds the state as saved.
+    loop_moves._copies.clear()
+    loop_moves._copies[table.id] = Copy(old, orjson.loads(old[at]))
+    for change in changes:
+        loop_moves.follow(table.id, change)
+    assert _is_row(loop_moves._copies[table.id], await _row(table.id))
+    # Its next move is decided on that state and saved in one statement.
+    turn = (await _state(table.id))["turn"]
+    statements.clear()
+    await loop_moves.apply_action(table.id, users[turn], {"type": "draw"})
+    assert len(statements) == 1
+    assert statements[0].startswith("WITH saved AS (UPDATE")
+    assert _is_row(loop_moves._copies[table.id], await _row(table.id))
+    assert on_threads == []
+
+
+async def test_a_change_made_from_a_row_this_process_does_not_hold_drops_its_copy(table, with_history, statements):
+    users = await db(seated)(table)
+    at = table_rows._state_at()
+    old = await _row(table.id)
+    first, second = await _draw_and_play(table.id, users, 1)
+    for copy, change in [
+        (None, first),  # no copy
+        (Copy(old), first),  # the row without its state made
+        (Copy(old, orjson.loads(old[at])), second),  # a move missed
+    ]:
+        loop_moves._copies.clear()
+        if copy is not None:
+            loop_moves._copies[table.id] = copy
+        loop_moves.follow(table.id, change)
+        assert table.id not in loop_moves._copies
+    # The next move is played on the row, read under its lock.
+    statements.clear()
+    turn = (await _state(table.id))["turn"]
+    await loop_moves.apply_action(table.id, users[turn], {"type": "draw"})
+    assert statements[0] == "BEGIN"
+    assert _is_row(loop_moves._copies[table.id], await _row(table.id))
+
+
+async def test_the_next_move_on_this_process_is_decided_on_the_state_its_own_move_made(table, monkeypatch):
+    """Parsing a long game's state from the row's text grew with the game: after its own move a process has the
+    state already made."""
+    users = await db(seated)(table)
+    await loop_moves.apply_action(table.id, users[0], {"type": "draw"})
+    parsed: list[str] = []
+    from_db = table_rows._from_db
+
+    def counted(db_wrapper, field, value):
+        parsed.append(field.name)
+        return from_db(db_wrapper, field, value)
+
+    monkeypatch.setattr(table_rows, "_from_db", counted)
+    card = (await _state(table.id))["hands"][0][0]
+    parsed.clear()
+    await loop_moves.apply_action(table.id, users[0], {"type": "play", "card": card})
+    assert "options" in parsed  # the row's other JSON is read as before
+    assert "state" not in parsed
+    assert (await _state(table.id))["played"] == [card]

@@ -16,6 +16,7 @@ from typing import Any
 
 from games.engine import AppError, Context, Event, Game, State, censor_all
 from games.engine.errors import BAD_ACTION
+from games.engine.game import state_change, with_state_change
 from games.engine.turns import active_seats
 
 from .cases import Case
@@ -144,8 +145,36 @@ def step(played: Played, case: Case, rng: random.Random, ctx: Context) -> bool:
         played.refused += 1
         return True
     assert json.dumps(state, sort_keys=True) == before, "apply mutated the state it was given"
+    check_key_order(played, state, actor, action, ctx, new_state, events)
     accept(played, ("action", actor, action), new_state, events)
     return True
+
+
+def check_key_order(
+    played: Played,
+    state: State,
+    actor: int | None,
+    action: dict[str, Any],
+    ctx: Context,
+    new_state: State,
+    events: list[Event],
+) -> None:
+    """The rules decide the same from the state as stored: PostgreSQL orders an object's keys its own way (shorter
+    first), and a process may play the next move on the state its own move made, in the order the rules made it."""
+    stored = json.loads(json.dumps(_reordered(state)))
+    again, again_events = played.rules.apply(stored, actor, action, ctx)
+    assert json.dumps(again, sort_keys=True) == json.dumps(new_state, sort_keys=True), "the keys' order decided"
+    assert json.dumps(again_events, sort_keys=True) == json.dumps(events, sort_keys=True), "the keys' order decided"
+
+
+def _reordered(value: Any) -> Any:
+    """``value`` with every object's keys as PostgreSQL's jsonb orders them (by length, then by their bytes)."""
+    if isinstance(value, dict):
+        keys = sorted(value, key=lambda k: (len(k.encode()), k.encode()))
+        return {k: _reordered(value[k]) for k in keys}
+    if isinstance(value, list):
+        return [_reordered(v) for v in value]
+    return value
 
 
 def check_refusals(
@@ -179,12 +208,23 @@ def accept(played: Played, move: tuple[str, int | None, dict[str, Any]], state: 
     played.accepted += 1
     played.score_events = totals(events, played.players, played.score_events)
     check_state(played, state, events, before)
+    check_state_change(played.rules, before, state)
+
+
+def check_state_change(rules: Game, before: State, state: State) -> None:
+    """Another process holding ``before`` makes the state from the move's change alone, as sent (JSON)."""
+    if not rules.history:
+        return
+    change = json.loads(json.dumps(state_change(rules.history, before, state)))
+    assert json.dumps(with_state_change(before, change), sort_keys=True) == json.dumps(state, sort_keys=True)
 
 
 def check_state(played: Played, state: State, events: list[Event], before: State | None) -> None:
     """The invariants after every move."""
     rules = played.rules
     assert json.loads(json.dumps(state)) == state, "the state is JSON"
+    # A process keeps the state its move made for its next move, after the move's views were made from it.
+    unchanged = json.dumps(state, sort_keys=True)
     places = rules.places(state)
     everywhere = Counter(i for ids in places.values() for i in ids)
     doubled = [i for i, n in everywhere.items() if n > 1]
@@ -205,6 +245,7 @@ def check_state(played: Played, state: State, events: list[Event], before: State
         assert not leaked, f"seat {seat}'s events show hidden pieces {sorted(leaked)}"
     if before is not None and rules.record is not None:
         check_record_rows(rules, before, state, played.views, views)
+    assert json.dumps(state, sort_keys=True) == unchanged, "a view changed the state"
     played.views = views
 
 
