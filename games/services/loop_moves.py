@@ -139,7 +139,7 @@ def _committed(
     rules = played.rules
     _keep(table_id, Copy(saved, table.state))
     made = state_change(rules.history, before, table.state) if rules.history else None
-    change = table_rows.row_change(saved, decided_on[-1], made)
+    change = table_rows.row_change(saved, decided_on[-1], table.state, made)
     with deferring() as deferred:
         for job in moves.after_commit(table, played.rules, move, selectors.players(table, seats), row_change=change):
             job()

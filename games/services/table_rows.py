@@ -433,7 +433,9 @@ def _loop_save_sql(fields: tuple[str, ...], guarded: bool) -> str:
         if guarded
         else ""
     )
-    returned = ", ".join(_col(f, "t") for f in Table._meta.concrete_fields)
+    # Not the state: the process keeps the state its move made (:class:`Copy`), and PostgreSQL's text of a long
+    # game's state costs a millisecond to make and send back.
+    returned = ", ".join(_col(f, "t") for f in Table._meta.concrete_fields if f.name != "state")
     columns = ", ".join(_col(f) for f in _inserted_fields())
     # Typed, as a VALUES list would be: in a SELECT PostgreSQL would take an untyped parameter (None) for text.
     values = ", ".join(f"%s::{f.db_type(connection)}" for f in _inserted_fields())
@@ -447,9 +449,12 @@ def _loop_save_sql(fields: tuple[str, ...], guarded: bool) -> str:
 
 
 def _saved_on(row: LoopRow, move: Move, found: Sequence[Any]) -> LoopRow:
-    """The move's id set, and ``row`` with the table's columns and ``xmin`` as saved."""
+    """The move's id set, and ``row`` with the table's columns and ``xmin`` as saved, the state's text ``None`` (the
+    saving process holds the state made: :class:`Copy`)."""
     _saved(_connection(), move, found[:1])
-    return (*found[1 : 1 + _width()], *row[_width() : -1], found[-1])
+    columns = list(found[1 : _width()])
+    columns.insert(_state_at(), None)
+    return (*columns, *row[_width() : -1], found[-1])
 
 
 async def rollback_on(conn: psycopg.AsyncConnection) -> None:
@@ -478,15 +483,15 @@ def _state_at() -> int:
     return Table._meta.concrete_fields.index(_field(Table, "state"))
 
 
-def row_change(saved: LoopRow, base: str, change: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The row a move ``saved``, as a broadcast carries it. With ``change`` (the move's
+def row_change(saved: LoopRow, base: str, state: dict[str, Any], change: dict[str, Any] | None) -> dict[str, Any]:
+    """The row a move ``saved`` (its ``state`` made), as a broadcast carries it. With ``change`` (the move's
     :func:`games.engine.game.state_change` against the row whose ``xmin`` is ``base``) the row goes without the state's
     text: a process holding the state of ``base`` makes the new one from the change, and one that does not drops its
-    copy."""
+    copy. Without it (a game with no history: a small state), with the state's text."""
     values = [v.isoformat() if isinstance(v, datetime) else v for v in saved]
     if change is None:
+        values[_state_at()] = transport.text(state)
         return {"row": values, "base": base, "state": None}
-    values[_state_at()] = None
     return {"row": values, "base": base, "state": transport.text(change)}
 
 

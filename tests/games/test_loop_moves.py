@@ -647,4 +647,8 @@ async def test_the_next_move_on_this_process_is_decided_on_the_state_its_own_mov
     await loop_moves.apply_action(table.id, users[0], {"type": "play", "card": card})
     assert "options" in parsed  # the row's other JSON is read as before
     assert "state" not in parsed
+    # Nor does the save send the state's text back: the process holds the state.
+    copy = loop_moves._copies[table.id]
+    assert copy.row[table_rows._state_at()] is None
+    assert copy.state == await _state(table.id)
     assert (await _state(table.id))["played"] == [card]

@@ -249,3 +249,16 @@ def test_a_connection_keeps_one_cursor_per_statement_of_the_move_path(table):
     assert {table_rows._lock_sql(), None} < set(kept[0])
     assert any(sql.startswith("WITH saved AS") for sql in kept[0] if sql)
     assert not any(cursor.closed for cursor in kept[0].values())
+
+
+@needs_postgresql("the compression of a column is PostgreSQL's")
+@pytest.mark.django_db
+def test_a_tables_state_is_compressed_with_lz4():
+    """A long game's state is written on every move: lz4 writes it faster than PostgreSQL's default (migration
+    0005). The project's PostgreSQL (Debian's) is built with lz4."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT attcompression FROM pg_attribute WHERE attrelid = %s::regclass AND attname = 'state'",
+            [Table._meta.db_table],
+        )
+        assert cursor.fetchone() == ("l",)
