@@ -21,28 +21,17 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
-import orjson
 from asgiref.sync import async_to_sync, sync_to_async
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
 from config import channel_layer
 from config.celery import app as celery_app
+from games.engine.jsontext import json_bytes  # one encoder for the rules and the server
 
 logger = logging.getLogger(__name__)
 
 Message = dict[str, Any]
-
-
-def json_bytes(payload: Any) -> bytes:
-    """``payload`` as UTF-8 JSON. orjson, because every move serialises its state and each recipient's copy (its
-    events and view) on the move path, where the standard library's encoder was several times slower. Integer keys
-    become strings as with :func:`json.dumps`; a NaN or an infinity becomes null (valid JSON, unlike ``json``'s)."""
-    try:
-        return orjson.dumps(payload)
-    except orjson.JSONEncodeError:
-        # Integer keys: orjson's option for them makes every dump two to three times slower, so only when needed.
-        return orjson.dumps(payload, option=orjson.OPT_NON_STR_KEYS)
 
 
 def text(payload: Any) -> str:

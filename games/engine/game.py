@@ -38,6 +38,7 @@ from .errors import (
     AppError,
 )
 from .events import Event, censor
+from .jsontext import json_bytes
 from .lexicon import WordList
 from .turns import active_seats, waiting_seats
 
@@ -160,16 +161,11 @@ def private_copy(state: State, history: Iterable[str] = ()) -> State:
     """A copy of ``state`` sharing nothing with it, but the entries of its ``history`` lists (:attr:`Game.history`):
     those lists are new, their entries the same objects. States are JSON-ready by contract, and a JSON round trip
     copies them several times faster than ``copy.deepcopy`` (it is on every move's path); orjson's several times
-    faster again than the standard library's. Integer keys become strings, as the standard library's encoder makes
-    them (and as the stored state reads back); orjson's option for them makes every dump two to three times slower, so
-    it is used only for a state that has them."""
+    faster again than the standard library's (:func:`json_bytes`). Integer keys become strings, as the standard
+    library's encoder makes them (and as the stored state reads back)."""
     shared = {key: state[key] for key in history if key in state}
     rest = {key: value for key, value in state.items() if key not in shared} if shared else state
-    try:
-        text = orjson.dumps(rest)
-    except orjson.JSONEncodeError:
-        text = orjson.dumps(rest, option=orjson.OPT_NON_STR_KEYS)
-    copy: State = orjson.loads(text)
+    copy: State = orjson.loads(json_bytes(rest))
     for key, entries in shared.items():
         copy[key] = list(entries)
     return copy
@@ -178,9 +174,15 @@ def private_copy(state: State, history: Iterable[str] = ()) -> State:
 def own_entry(state: State, key: str, index: int) -> dict[str, Any]:
     """Entry ``index`` of the history list ``state[key]`` (:attr:`Game.history`), made the state's own to change:
     the private copy shares history entries with the state it was made from, which must not change."""
-    entry: dict[str, Any] = orjson.loads(orjson.dumps(state[key][index], option=orjson.OPT_NON_STR_KEYS))
+    entry: dict[str, Any] = orjson.loads(json_bytes(state[key][index]))
     state[key][index] = entry
     return entry
+
+
+def changed_entries(old: list[Any], new: list[Any]) -> list[int]:
+    """The indexes of the entries of the history list ``new`` that a move changed or added against ``old``: those that
+    are not the same objects (the private copy shares the others, and none is changed in place: :func:`own_entry`)."""
+    return [i for i, entry in enumerate(new) if i >= len(old) or entry is not old[i]]
 
 
 def state_change(history: Iterable[str], before: State, after: State) -> dict[str, Any]:
@@ -192,8 +194,8 @@ def state_change(history: Iterable[str], before: State, after: State) -> dict[st
     rest = {key: value for key, value in after.items() if key not in keys}
     lists = {}
     for key in keys:
-        old, new = before.get(key, ()), after[key]
-        changed = {str(i): entry for i, entry in enumerate(new) if i >= len(old) or entry is not old[i]}
+        new = after[key]
+        changed = {str(i): new[i] for i in changed_entries(before.get(key, []), new)}
         lists[key] = {"length": len(new), "entries": changed}
     return {"rest": rest, "history": lists}
 

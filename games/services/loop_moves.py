@@ -74,8 +74,9 @@ async def _play(conn: psycopg.AsyncConnection, table_id: int, user: User, action
     """The move on the table's row read under its lock: two round trips."""
     try:
         row = await table_rows.locked_with_seats_on(conn, table_id)
-        _keep(table_id, Copy(row))  # current whatever this move does: the next move's copy
-        table, seats, lexicon = table_rows.loop_objects(Copy(row))
+        copy = Copy(row)
+        _keep(table_id, copy)  # current whatever this move does: the next move's copy
+        table, seats, lexicon = table_rows.loop_objects(copy)
         before = table.state
         played = _decide(table, seats, lexicon, user, action)
         move = moves.advance(table, played, kind=Move.Kind.ACTION, actor=user, action=action)

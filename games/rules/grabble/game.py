@@ -11,6 +11,7 @@ from games.engine import Action, AppError, Context, Event, Game, Option, Scores,
 from games.engine.cards import shuffled_ids
 from games.engine.encounters import PARSED, PLAYED, QUIZZED, SEEN, TAUGHT, WordEncounter
 from games.engine.errors import CANNOT_SEAT
+from games.engine.game import changed_entries
 from games.engine.rng import new_rng_state, shuffled
 from games.engine.turns import active_seats
 
@@ -376,8 +377,7 @@ class Grabble(PlayPhase, QuizPhase, Game):
         leave the placers' rows until each turn is marked)."""
         if _quizzing(before) != _quizzing(after):
             return None
-        old = before["plays"]
-        return [i for i, play in enumerate(after["plays"]) if i >= len(old) or play is not old[i]]
+        return changed_entries(before["plays"], after["plays"])
 
 
 def _quizzing(state: State) -> bool:
