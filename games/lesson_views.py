@@ -188,7 +188,9 @@ def archive(request: AuthenticatedRequest, classroom_id: int) -> HttpResponse:
     classroom = learning_selectors.teachers_classroom(request.user, classroom_id)
     past = []
     for lesson in classroom.lessons.order_by("-created"):
-        tables = list(lesson.tables.order_by("number")) + list(lesson.carried_tables.exclude(lesson=lesson))
+        tables = list(lesson.tables.order_by("number").prefetch_related("history")) + list(
+            lesson.carried_tables.exclude(lesson=lesson).prefetch_related("history")
+        )
         past.append(
             {
                 "lesson": lesson,

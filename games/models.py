@@ -2,12 +2,21 @@
 
 The rules (``games/rules``) are pure; these rows are what makes a game survive a restart. A table keeps its current
 state and version; the move log keeps every action with the events it caused (uncensored), so the state can also be
-rebuilt by replaying the log from the table's seed and options. ``services.py`` does every write.
+rebuilt by replaying the log from the table's seed and options. A game's history (``Game.history``: Grabble's plays)
+is kept apart from the rest of its state, an entry per row (:class:`HistoryEntry`). ``services/`` does every write.
 """
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 from django.conf import settings
-from django.db import models
+from django.db import models, router, transaction
 from django.utils import timezone
+
+from games.engine.game import changed_entries
+from games.rules import GAMES
+
+State = dict[str, Any]
 
 
 class Lesson(models.Model):
@@ -39,6 +48,68 @@ class Lesson(models.Model):
         return f"{self.game} for {self.classroom} ({self.created:%Y-%m-%d %H:%M})"
 
 
+def history_of(game: str) -> tuple[str, ...]:
+    """The keys of the game's history lists (:attr:`games.engine.Game.history`)."""
+    rules = GAMES.get(game)
+    return rules.history if rules is not None else ()
+
+
+def stored_state(state: State, history: Sequence[str]) -> State:
+    """``state`` as its table's column holds it: each ``history`` list replaced by its length (the entries are rows
+    of :class:`HistoryEntry`)."""
+    if not any(key in state for key in history):
+        return state
+    return {key: len(value) if key in history else value for key, value in state.items()}
+
+
+def whole_state(stored: State, history: Sequence[str], entries: Mapping[str, Sequence[Any]]) -> State:
+    """The state from its column's value and its history's ``entries`` (by key, in order). A list already whole in
+    ``stored`` is kept as it is (a state written before its history was kept apart, or by ``QuerySet.update``)."""
+    lengths = {key: stored[key] for key in history if isinstance(stored.get(key), int)}
+    if not lengths:
+        return stored
+    state = dict(stored)
+    for key, length in lengths.items():
+        found = list(entries.get(key, ()))
+        if len(found) != length:
+            raise ValueError(f"table state: {key} has {len(found)} entries stored, not {length}")
+        state[key] = found
+    return state
+
+
+class _StateDescriptor:
+    """``Table.state``: always the whole state. A table read through the ORM holds its column's value until the state
+    is first asked for; then its history entries are read: from the table's prefetched ``history``
+    (``prefetch_related("history")``, for many tables at once), else in one query."""
+
+    def __init__(self, field: models.Field) -> None:
+        self.field = field
+
+    def __get__(self, instance: "Table | None", owner: type | None = None) -> Any:
+        if instance is None:
+            return self
+        data = instance.__dict__
+        if "state" not in data:  # deferred
+            instance.refresh_from_db(fields=["state"])
+        if data.pop("_state_stored", False):
+            instance._read_history()
+        return data["state"]
+
+    def __set__(self, instance: "Table", value: Any) -> None:
+        instance.__dict__["state"] = value
+        instance.__dict__.pop("_state_stored", None)
+
+
+class StateField(models.JSONField):
+    """A table's state, saved without its history entries (:func:`stored_state`; they are saved as rows of
+    :class:`HistoryEntry` by :meth:`Table.save` and by the move path's own statement)."""
+
+    descriptor_class = _StateDescriptor
+
+    def pre_save(self, model_instance: models.Model, add: bool) -> Any:
+        return stored_state(getattr(model_instance, self.attname), history_of(model_instance.game))  # type: ignore[attr-defined]
+
+
 class Table(models.Model):
     class Status(models.TextChoices):
         PLAYING = "playing", "Playing"
@@ -52,7 +123,7 @@ class Table(models.Model):
     lexicon = models.ForeignKey("lexicons.Lexicon", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     options = models.JSONField(default=dict, blank=True, help_text="Cleaned by the rules: every option is present.")
     seed = models.BigIntegerField()
-    state = models.JSONField()
+    state = StateField()
     version = models.PositiveIntegerField(default=0, help_text="The seq of the last move applied.")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
     created = models.DateTimeField(auto_now_add=True)
@@ -77,6 +148,87 @@ class Table(models.Model):
 
     def __str__(self) -> str:
         return f"Table {self.number} ({self.game})"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """The row, and with the state the history entries it changed (:class:`HistoryEntry`), in one transaction."""
+        update_fields = kwargs.get("update_fields")
+        if (update_fields is not None and "state" not in update_fields) or not history_of(self.game):
+            super().save(*args, **kwargs)
+            return
+        using = kwargs.get("using") or router.db_for_write(Table, instance=self)
+        with transaction.atomic(using=using, savepoint=False):
+            super().save(*args, **kwargs)
+            writes, trims = self.history_writes()
+            for key, length in trims.items():
+                HistoryEntry.objects.using(using).filter(table=self, key=key, number__gte=length).delete()
+            HistoryEntry.objects.using(using).bulk_create(
+                [HistoryEntry(table=self, key=key, number=number, entry=entry) for key, number, entry in writes],
+                update_conflicts=True,
+                unique_fields=["table", "key", "number"],
+                update_fields=["entry"],
+            )
+        self.history_saved()
+
+    @classmethod
+    def from_db(cls, db: str | None, field_names: Any, values: Any, **kwargs: Any) -> "Table":
+        table = super().from_db(db, field_names, values, **kwargs)
+        if "state" in table.__dict__:
+            table.__dict__["_state_stored"] = True  # its history is read when the state is first asked for
+        return table
+
+    def _read_history(self) -> None:
+        """The whole state from the column's value and the history entries (:class:`_StateDescriptor`)."""
+        stored, history = self.__dict__["state"], history_of(self.game)
+        if any(isinstance(stored.get(key), int) for key in history):
+            cache = getattr(self, "_prefetched_objects_cache", {}).get("history")
+            rows = sorted(cache, key=lambda e: e.number) if cache is not None else self.history.order_by("number")
+            entries: dict[str, list[Any]] = {}
+            for row in rows:
+                entries.setdefault(row.key, []).append(row.entry)
+            self.__dict__["state"] = whole_state(stored, history, entries)
+        self.history_saved()
+
+    def history_saved(self) -> None:
+        """Mark the history lists of the state as those the database holds (what :meth:`history_writes` compares)."""
+        history = history_of(self.game)
+        state = self.state if history else {}
+        self.__dict__["_history_saved"] = {key: list(state[key]) for key in history if key in state}
+
+    def history_writes(self) -> tuple[list[tuple[str, int, Any]], dict[str, int]]:
+        """What saving the state writes of its history: the entries changed or added since it was read or last saved
+        (``(key, number, entry)``; entries are never changed in place, ``games.engine.game.own_entry``), and the length
+        of each list that may have shrunk (its entries from there on go). Every entry, when the history saved is not
+        known."""
+        state = self.state
+        saved: dict[str, list[Any]] = self.__dict__.get("_history_saved", {})
+        writes: list[tuple[str, int, Any]] = []
+        trims: dict[str, int] = {}
+        for key in history_of(self.game):
+            new = state.get(key, [])
+            old = saved.get(key)
+            writes += [(key, i, new[i]) for i in changed_entries(old or [], new)]
+            if old is None or len(old) > len(new):
+                trims[key] = len(new)
+        return writes, trims
+
+
+class HistoryEntry(models.Model):
+    """One entry of a table's history list (``Game.history``: a Grabble turn's play, with its quiz), kept apart from
+    the rest of the state. A long game's history is most of its state, and a move changes or adds one entry of it:
+    written whole with the state, it made a move's write grow with the game (bench/README.md). ``Table.state`` is
+    always the whole state; the table's column holds the rest, each history list's length in its place."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="history")
+    key = models.CharField(max_length=50, help_text="The state's key of the list (Game.history).")
+    number = models.PositiveIntegerField(help_text="The entry's place in its list, from 0.")
+    entry = models.JSONField()
+
+    class Meta:
+        ordering = ["table", "key", "number"]
+        constraints = [models.UniqueConstraint(fields=["table", "key", "number"], name="unique_history_entry")]
+
+    def __str__(self) -> str:
+        return f"{self.key}[{self.number}] of {self.table}"
 
 
 class Seat(models.Model):

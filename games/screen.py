@@ -45,7 +45,7 @@ def latest_lesson(classroom: Classroom) -> Lesson | None:
 def leaderboard(lesson: Lesson) -> list[dict[str, Any]]:
     """Every player at the lesson's tables, best first within each game, with their table and score."""
     rows: list[dict[str, Any]] = []
-    for table in lesson.tables.order_by("number"):
+    for table in lesson.tables.order_by("number").prefetch_related("history"):
         row = selectors.dashboard_row(table)
         winners = set(row["winners"])
         for p in row["players"]:

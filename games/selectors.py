@@ -364,7 +364,7 @@ def _seat_options(rules: Game, table: Table, seated: list[dict[str, Any]]) -> li
 
 
 def dashboard_rows(lesson: Lesson) -> list[dict[str, Any]]:
-    return [dashboard_row(t) for t in lesson.tables.order_by("number")]
+    return [dashboard_row(t) for t in lesson.tables.order_by("number").prefetch_related("history")]
 
 
 def teachers_lesson(teacher: User, lesson_id: int) -> Lesson | None:

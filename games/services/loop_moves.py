@@ -73,8 +73,8 @@ async def _on_thread(table_id: int, user: User, action: Action) -> Deferred:
 async def _play(conn: psycopg.AsyncConnection, table_id: int, user: User, action: Action) -> Deferred:
     """The move on the table's row read under its lock: two round trips."""
     try:
-        row = await table_rows.locked_with_seats_on(conn, table_id)
-        copy = Copy(row)
+        copy = await table_rows.locked_with_seats_on(conn, table_id)
+        row = copy.row
         _keep(table_id, copy)  # current whatever this move does: the next move's copy
         table, seats, lexicon = table_rows.loop_objects(copy)
         before = table.state

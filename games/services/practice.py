@@ -93,7 +93,7 @@ def end_practice(user: User, table_id: int) -> Table:
 def practice_tables(student: Student, limit: int = 10) -> list[Table]:
     """The student's practice tables, unfinished first, then the latest."""
     tables = Table.objects.filter(lesson__practice=True, seats__student=student).order_by("status", "-updated")
-    return list(tables[:limit])
+    return list(tables.prefetch_related("history")[:limit])
 
 
 def _student(user: User) -> Student:

@@ -33,7 +33,7 @@ from config import transport
 from games import selectors
 from games.engine import AppError
 from games.engine.game import with_state_change
-from games.models import Move, Seat, Table
+from games.models import HistoryEntry, Move, Seat, Table, history_of, whole_state
 from learning.models import Student
 from lexicons.models import Lexicon
 
@@ -75,10 +75,10 @@ def _lock_sql(on_loop: bool = False) -> str:
     lexicon_columns = ", ".join(_col(_field(Lexicon, name), "l") for name in LEXICON_FIELDS)
     lexicon_id = _col(_field(Table, "lexicon"), "t")
     tail = (
-        f"{_seats_sql()}::text, {lexicon_columns}, t.xmin::text FROM {_table_name(Table)} t "
+        f"{_seats_sql()}::text, {lexicon_columns}, t.xmin::text, {_history_sql()} FROM {_table_name(Table)} t "
         f"LEFT JOIN {_table_name(Lexicon)} l ON {_col(_field(Lexicon, 'id'), 'l')} = {lexicon_id} "
         if on_loop
-        else f"{_seats_sql()} FROM {_table_name(Table)} t "
+        else f"{_seats_sql()}, {_history_sql()} FROM {_table_name(Table)} t "
     )
     return f"SELECT {table_columns}, {tail}WHERE {_col(_field(Table, 'id'), 't')} = %s FOR UPDATE OF t"
 
@@ -96,6 +96,27 @@ def _seats_sql() -> str:
         f"ON {_col(_field(Student, 'id'), 'st')} = {_col(_field(Seat, 'student'), 's')} "
         f"WHERE {_col(_field(Seat, 'table'), 's')} = {_col(_field(Table, 'id'), 't')})"
     )
+
+
+def _history_sql() -> str:
+    """The history entries of table ``t`` (:class:`HistoryEntry`), as the JSON text of an object of their lists by
+    key, in order; NULL when it has none."""
+    key, number, entry = (_col(_field(HistoryEntry, name), "h") for name in ("key", "number", "entry"))
+    return (
+        f"(SELECT json_object_agg(x.k, x.e) FROM (SELECT {key} AS k, json_agg({entry} ORDER BY {number}) AS e "  # noqa: S608
+        f"FROM {_table_name(HistoryEntry)} h WHERE {_col(_field(HistoryEntry, 'table'), 'h')} = "
+        f"{_col(_field(Table, 'id'), 't')} GROUP BY {key}) x)::text"
+    )
+
+
+def _made_state(row: Sequence[Any], history: str | None) -> dict[str, Any] | None:
+    """The whole state of a table's row and its history entries' text (:func:`_history_sql`), for a game with a
+    history; ``None`` for one without (its state is whole in the row's text, parsed when the table is made)."""
+    keys = history_of(row[_game_at()])
+    if not keys:
+        return None
+    stored = orjson.loads(row[_state_at()])
+    return whole_state(stored, keys, orjson.loads(history) if history is not None else {})
 
 
 class _Trip:
@@ -251,7 +272,7 @@ def _locked_row(db: BaseDatabaseWrapper, row: Sequence[Any] | None) -> tuple[Tab
     """The table and its seats from the row of :func:`_lock_sql`."""
     if row is None:
         raise AppError(NOT_FOUND, "There is no such table.")
-    table = _table_of(db, row)
+    table = _table_of(db, row, _made_state(row, row[_width() + 1]))
     seats = row[_width()]
     return table, _seats(db.alias, table, orjson.loads(seats) if isinstance(seats, str) else seats)
 
@@ -299,22 +320,55 @@ def save_move(table: Table, fields: Sequence[str], move: Move) -> None:
     else:
         cursor.execute(sql, params)
     _saved(db, move, cursor.fetchone())
+    table.history_saved()
 
 
 def _save_statement(db: BaseDatabaseWrapper, table: Table, fields: Sequence[str], move: Move) -> tuple[str, list[Any]]:
     """The save's statement (:func:`_save_sql`) and its parameters."""
-    return _save_sql(tuple(fields)), _save_params(db, table, fields, move)
+    history = _saves_history(table, fields)
+    return _save_sql(tuple(fields), history), _save_params(db, table, fields, move, history=history)
+
+
+def _saves_history(table: Table, fields: Sequence[str]) -> bool:
+    return "state" in fields and bool(history_of(table.game))
 
 
 def _save_params(
-    db: BaseDatabaseWrapper, table: Table, fields: Sequence[str], move: Move, guard: Sequence[Any] = ()
+    db: BaseDatabaseWrapper,
+    table: Table,
+    fields: Sequence[str],
+    move: Move,
+    guard: Sequence[Any] = (),
+    history: bool = False,
 ) -> list[Any]:
-    """The saved fields' values, the table's id, ``guard``'s values (:func:`_loop_save_sql`), the move's values."""
+    """The saved fields' values, the table's id, ``guard``'s values (:func:`_loop_save_sql`), the move's values, and
+    with ``history`` the history's (:func:`_history_writes_sql`)."""
     params = [_to_db(db, f, f.pre_save(table, False)) for f in (_field(Table, name) for name in fields)]
     params.append(table.pk)
     params += guard
     params += [_to_db(db, f, f.pre_save(move, True)) for f in _inserted_fields()]
+    if history:
+        writes, trims = table.history_writes()
+        entries = [{"key": key, "number": number, "entry": entry} for key, number, entry in writes]
+        params += [table.pk, transport.text(entries), transport.text(trims), table.pk]
     return params
+
+
+def _history_writes_sql(after: str) -> str:
+    """The statement's parts (``WITH`` queries) that write the history entries a move changed
+    (:meth:`Table.history_writes`: their rows inserted or updated, and a shrunk list's entries from its length on
+    deleted), each only if the query ``after`` returned a row (the table's update, or the move's insert). Parameters:
+    the table's id, the entries as JSON, the lengths as JSON, the table's id."""
+    table = _table_name(HistoryEntry)
+    table_id, key, number, entry = (_col(_field(HistoryEntry, n)) for n in ("table", "key", "number", "entry"))
+    return (
+        f"entries AS (INSERT INTO {table} ({table_id}, {key}, {number}, {entry}) "  # noqa: S608 - as in _lock_sql
+        f"SELECT %s::bigint, e.key, e.number, e.entry FROM {after}, "
+        f"jsonb_to_recordset(%s::jsonb) AS e(key text, number integer, entry jsonb) "
+        f"ON CONFLICT ({table_id}, {key}, {number}) DO UPDATE SET {entry} = EXCLUDED.{entry}), "
+        f"trimmed AS (DELETE FROM {table} h USING {after}, jsonb_each_text(%s::jsonb) AS l(key, length) "
+        f"WHERE h.{table_id} = %s AND h.{key} = l.key AND h.{number} >= l.length::integer)"
+    )
 
 
 def _saved(db: BaseDatabaseWrapper, move: Move, row: Sequence[Any] | None) -> None:
@@ -375,16 +429,18 @@ def _loop_seats(text: str) -> tuple[Seat, ...]:
     return tuple(_seats(_connection().alias, None, orjson.loads(text)))
 
 
-async def locked_with_seats_on(conn: psycopg.AsyncConnection, table_id: int) -> LoopRow:
-    """BEGIN, then the table's row locked and read with its seats and its lexicon, in one round trip. Raises
-    :class:`AppError` ``not_found`` (the transaction left open)."""
+async def locked_with_seats_on(conn: psycopg.AsyncConnection, table_id: int) -> Copy:
+    """BEGIN, then the table's row locked and read with its seats, its lexicon and its history, in one round trip,
+    as a copy (with the whole state made, for a game with a history). Raises :class:`AppError` ``not_found`` (the
+    transaction left open)."""
     async with conn.pipeline():
         await conn.execute("BEGIN")
         locked = await conn.execute(_lock_sql(on_loop=True), [table_id], prepare=True)
-    row = await locked.fetchone()
-    if row is None:
+    found = await locked.fetchone()
+    if found is None:
         raise AppError(NOT_FOUND, "There is no such table.")
-    return tuple(row)
+    *row, history = found
+    return Copy(tuple(row), _made_state(row, history))
 
 
 async def save_move_on(
@@ -398,6 +454,7 @@ async def save_move_on(
         await conn.execute("COMMIT")
     found = await saved.fetchone()
     assert found is not None  # the row is locked: the update found it
+    table.history_saved()
     return _saved_on(row, move, found)
 
 
@@ -410,18 +467,23 @@ async def save_move_if_unchanged_on(
     sql, params = _loop_save_statement(table, fields, move, copy)
     saved = await conn.execute(sql, params, prepare=True)
     found = await saved.fetchone()
-    return None if found is None else _saved_on(copy, move, found)
+    if found is None:
+        return None
+    table.history_saved()
+    return _saved_on(copy, move, found)
 
 
 def _loop_save_statement(
     table: Table, fields: Sequence[str], move: Move, copy: LoopRow | None
 ) -> tuple[str, list[Any]]:
     guard = () if copy is None else (copy[-1], copy[_width()], copy[_width() + 1 + LEXICON_FIELDS.index("version")])
-    return _loop_save_sql(tuple(fields), copy is not None), _save_params(_connection(), table, fields, move, guard)
+    history = _saves_history(table, fields)
+    sql = _loop_save_sql(tuple(fields), copy is not None, history)
+    return sql, _save_params(_connection(), table, fields, move, guard, history)
 
 
 @functools.cache
-def _loop_save_sql(fields: tuple[str, ...], guarded: bool) -> str:
+def _loop_save_sql(fields: tuple[str, ...], guarded: bool, history: bool = False) -> str:
     """:func:`_save_sql` returning the table's row as saved (with its new ``xmin``); ``guarded``: only if the row,
     the seats and the lexicon's version are still a copy's (the move is inserted only with the update)."""
     assignments = ", ".join(f"{_col(_field(Table, name))} = %s" for name in fields)
@@ -444,7 +506,8 @@ def _loop_save_sql(fields: tuple[str, ...], guarded: bool) -> str:
         f"WHERE {_col(_field(Table, 'id'), 't')} = %s{guard} RETURNING {returned}, t.xmin::text AS row_xmin), "
         f"moved AS (INSERT INTO {_table_name(Move)} ({columns}) SELECT {values} FROM saved "
         f"RETURNING {_col(_field(Move, 'id'))}) "
-        f"SELECT moved.*, saved.* FROM moved, saved"
+        + (f", {_history_writes_sql('saved')} " if history else "")
+        + "SELECT moved.*, saved.* FROM moved, saved"
     )
 
 
@@ -476,6 +539,11 @@ def _row_fields() -> tuple[models.Field | None, ...]:
 @functools.cache
 def _version_at() -> int:
     return Table._meta.concrete_fields.index(_field(Table, "version"))
+
+
+@functools.cache
+def _game_at() -> int:
+    return Table._meta.concrete_fields.index(_field(Table, "game"))
 
 
 @functools.cache
@@ -519,12 +587,17 @@ def _inserted_fields() -> list[models.Field]:
 
 
 @functools.cache
-def _save_sql(fields: tuple[str, ...]) -> str:
+def _save_sql(fields: tuple[str, ...], history: bool = False) -> str:
     assignments = ", ".join(f"{_col(_field(Table, name))} = %s" for name in fields)
     columns = ", ".join(_col(f) for f in _inserted_fields())
     placeholders = ", ".join(["%s"] * len(_inserted_fields()))
-    return (
+    move_id = _col(_field(Move, "id"))
+    saved = (
         f"WITH saved AS (UPDATE {_table_name(Table)} SET {assignments} "  # noqa: S608 - as in _lock_sql
         f"WHERE {_col(_field(Table, 'id'))} = %s) "
-        f"INSERT INTO {_table_name(Move)} ({columns}) VALUES ({placeholders}) RETURNING {_col(_field(Move, 'id'))}"
     )
+    moved = f"INSERT INTO {_table_name(Move)} ({columns}) VALUES ({placeholders}) RETURNING {move_id}"  # noqa: S608
+    if not history:
+        return saved + moved
+    # The history's writes follow the move's insert (their parts of the statement are data-modifying WITH queries).
+    return f"{saved[:-1]}, moved AS ({moved}), {_history_writes_sql('moved')} SELECT {move_id} FROM moved"  # noqa: S608

@@ -348,9 +348,9 @@ async def test_the_locked_read_on_the_loop_gives_what_the_threads_gives_and_the_
     pool = await asyncdb.pool()
     assert pool is not None
     async with pool.connection() as conn:
-        row = await table_rows.locked_with_seats_on(conn, table.id)
+        copy = await table_rows.locked_with_seats_on(conn, table.id)
         await table_rows.rollback_on(conn)
-    read, seats, lexicon_read = table_rows.loop_objects(Copy(row))
+    read, seats, lexicon_read = table_rows.loop_objects(copy)
     thread_read, thread_seats = await on_thread()
     fields = [f.attname for f in Table._meta.concrete_fields]
     assert [getattr(read, f) for f in fields] == [getattr(thread_read, f) for f in fields]
@@ -381,22 +381,24 @@ def statements(monkeypatch) -> list[str]:
     return sent
 
 
-async def _row(table_id: int) -> table_rows.LoopRow:
-    """The table's row as the loop reads it, now."""
+async def _row(table_id: int) -> Copy:
+    """The table's row as the loop reads it, now (with its whole state made, for a game with a history)."""
     pool = await asyncdb.pool()
     assert pool is not None
     async with pool.connection() as conn:
-        row = await table_rows.locked_with_seats_on(conn, table_id)
+        read = await table_rows.locked_with_seats_on(conn, table_id)
         await table_rows.rollback_on(conn)
-    return row
+    return read
 
 
-def _is_row(copy: Copy, row: table_rows.LoopRow) -> bool:
-    """``copy`` is ``row``: its values, and its state (where it holds it made) the row's state."""
-    at = table_rows._state_at()
-    state = orjson.loads(row[at])
-    same_state = copy.state == state if copy.state is not None else orjson.loads(copy.row[at]) == state
-    return same_state and copy.row[:at] + copy.row[at + 1 :] == row[:at] + row[at + 1 :]
+def _state_of(copy: Copy) -> dict[str, Any]:
+    return copy.state if copy.state is not None else orjson.loads(copy.row[table_rows._state_at()])
+
+
+def _is_row(copy: Copy, read: Copy) -> bool:
+    """``copy`` is the row ``read``: its values, and its state (where it holds it made) the row's whole state."""
+    at, row = table_rows._state_at(), read.row
+    return _state_of(copy) == _state_of(read) and copy.row[:at] + copy.row[at + 1 :] == row[:at] + row[at + 1 :]
 
 
 async def test_the_next_move_is_decided_on_the_copy_and_saved_in_one_statement(table, statements, on_threads):
@@ -418,7 +420,7 @@ async def test_the_next_move_is_decided_on_the_copy_and_saved_in_one_statement(t
     # The seats are made once per text of them (a move only reads them); the table anew for every move.
     first, second = (
         table_rows.loop_objects(loop_moves._copies[table.id]),
-        table_rows.loop_objects(Copy(await _row(table.id))),
+        table_rows.loop_objects(await _row(table.id)),
     )
     assert first[0] is not second[0]
     assert all(a is b for a, b in zip(first[1], second[1], strict=True))
@@ -496,7 +498,7 @@ async def test_a_broadcast_move_brings_every_process_copy_up_to_date(table, befo
     carried = await asyncio.wait_for(layer.receive(channel), timeout=5)
     loop_moves._copies.clear()  # another process's copies
     if before:
-        loop_moves._copies[table.id] = Copy(old)
+        loop_moves._copies[table.id] = old
     loop_moves.follow(table.id, carried["row"])
     assert _is_row(loop_moves._copies[table.id], await _row(table.id))
     assert all("row" not in json.loads(text) and "hands" not in text for text in carried["copies"].values())
@@ -559,7 +561,7 @@ def with_history(toy_game, monkeypatch):
 
 
 async def _state(table_id: int) -> dict[str, Any]:
-    return (await db(Table.objects.get)(pk=table_id)).state
+    return await db(lambda: Table.objects.get(pk=table_id).state)()  # its history read on the thread
 
 
 async def _draw_and_play(table_id: int, users: list, rounds: int) -> list[dict[str, Any]]:
@@ -592,7 +594,8 @@ async def test_a_game_with_a_history_sends_what_a_move_changed_and_another_proce
     assert "played" not in last["rest"]
     # Another process, holding the row as it was before these moves, follows them and holds the state as saved.
     loop_moves._copies.clear()
-    loop_moves._copies[table.id] = Copy(old, orjson.loads(old[at]))
+    assert old.state is not None  # made from the row's state and its history's entries
+    loop_moves._copies[table.id] = old
     for change in changes:
         loop_moves.follow(table.id, change)
     assert _is_row(loop_moves._copies[table.id], await _row(table.id))
@@ -608,13 +611,12 @@ async def test_a_game_with_a_history_sends_what_a_move_changed_and_another_proce
 
 async def test_a_change_made_from_a_row_this_process_does_not_hold_drops_its_copy(table, with_history, statements):
     users = await db(seated)(table)
-    at = table_rows._state_at()
     old = await _row(table.id)
     first, second = await _draw_and_play(table.id, users, 1)
     for copy, change in [
         (None, first),  # no copy
-        (Copy(old), first),  # the row without its state made
-        (Copy(old, orjson.loads(old[at])), second),  # a move missed
+        (Copy(old.row), first),  # the row without its state made
+        (old, second),  # a move missed
     ]:
         loop_moves._copies.clear()
         if copy is not None:

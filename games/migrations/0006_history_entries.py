@@ -1,0 +1,80 @@
+"""A game's history kept apart from its table's state, an entry per row (games.models.HistoryEntry).
+
+A long Grabble game's state is mostly its plays, and a move changes or adds one of them; written whole on every
+move, the state made a move's write grow with the game (bench/README.md, "Continued (2026-11-27, late)"). The
+table's column now holds the rest of the state, each history list's length in its place. Existing tables are split
+here (and joined back on the way down), with the history keys as they are at this migration.
+"""
+
+import django.db.models.deletion
+from django.db import migrations, models
+
+import games.models
+
+HISTORY = {"grabble": ("plays",)}  # Game.history of each game that has one, at this migration
+
+
+def split(apps, schema_editor) -> None:
+    Table = apps.get_model("games", "Table")
+    HistoryEntry = apps.get_model("games", "HistoryEntry")
+    alias = schema_editor.connection.alias
+    for game, keys in HISTORY.items():
+        for table_id, state in Table.objects.using(alias).filter(game=game).values_list("id", "state").iterator():
+            lists = {key: state[key] for key in keys if isinstance(state.get(key), list)}
+            if not lists:
+                continue
+            HistoryEntry.objects.using(alias).bulk_create(
+                HistoryEntry(table_id=table_id, key=key, number=number, entry=entry)
+                for key, entries in lists.items()
+                for number, entry in enumerate(entries)
+            )
+            Table.objects.using(alias).filter(pk=table_id).update(state=games.models.stored_state(state, keys))
+
+
+def join(apps, schema_editor) -> None:
+    Table = apps.get_model("games", "Table")
+    HistoryEntry = apps.get_model("games", "HistoryEntry")
+    alias = schema_editor.connection.alias
+    for game, keys in HISTORY.items():
+        for table_id, state in Table.objects.using(alias).filter(game=game).values_list("id", "state").iterator():
+            entries: dict[str, list] = {}
+            for key, entry in HistoryEntry.objects.using(alias).filter(table_id=table_id).values_list("key", "entry"):
+                entries.setdefault(key, []).append(entry)  # in order: the model's ordering
+            whole = games.models.whole_state(state, keys, entries)
+            Table.objects.using(alias).filter(pk=table_id).update(state=whole)
+
+
+class Migration(migrations.Migration):
+    dependencies = [
+        ("games", "0005_table_state_lz4"),
+    ]
+
+    operations = [
+        migrations.AlterField(
+            model_name="table",
+            name="state",
+            field=games.models.StateField(),
+        ),
+        migrations.CreateModel(
+            name="HistoryEntry",
+            fields=[
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("key", models.CharField(help_text="The state's key of the list (Game.history).", max_length=50)),
+                ("number", models.PositiveIntegerField(help_text="The entry's place in its list, from 0.")),
+                ("entry", models.JSONField()),
+                (
+                    "table",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="history", to="games.table"
+                    ),
+                ),
+            ],
+            options={
+                "ordering": ["table", "key", "number"],
+                "constraints": [
+                    models.UniqueConstraint(fields=("table", "key", "number"), name="unique_history_entry")
+                ],
+            },
+        ),
+        migrations.RunPython(split, join),
+    ]
