@@ -307,7 +307,11 @@ def test_the_projector_shows_the_roster_then_a_leaderboard_that_follows_the_scor
     data = screen.screen_data(classroom)
     assert data["mode"] == "lesson"
     assert [r["score"] for r in data["leaderboard"]] == [0, 0]
-    card = next(c for c in table.state["hands"][0] if c % 10)
+    state = table.state
+    card = next(c for c in state["stock"] if c % 10)  # one that scores, in Ana's hand whatever the deal
+    state["stock"].remove(card)
+    state["hands"][0].append(card)
+    table.save(update_fields=["state"])
     moves.apply_action(table.id, seated(table)[0], {"type": "play", "card": card})
     board = screen.screen_data(classroom)["leaderboard"]
     assert (board[0]["name"], board[0]["score"], board[0]["rank"]) == ("Ana", card % 10, 1)
