@@ -6,17 +6,14 @@ rebuilt by replaying the log from the table's seed and options. A game's history
 is kept apart from the rest of its state, an entry per row (:class:`HistoryEntry`). ``services/`` does every write.
 """
 
-from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.conf import settings
 from django.db import models, router, transaction
 from django.utils import timezone
 
-from games.engine.game import changed_entries
+from games.engine.game import history_writes, stored_state, whole_state
 from games.rules import GAMES
-
-State = dict[str, Any]
 
 
 class Lesson(models.Model):
@@ -52,29 +49,6 @@ def history_of(game: str) -> tuple[str, ...]:
     """The keys of the game's history lists (:attr:`games.engine.Game.history`)."""
     rules = GAMES.get(game)
     return rules.history if rules is not None else ()
-
-
-def stored_state(state: State, history: Sequence[str]) -> State:
-    """``state`` as its table's column holds it: each ``history`` list replaced by its length (the entries are rows
-    of :class:`HistoryEntry`)."""
-    if not any(key in state for key in history):
-        return state
-    return {key: len(value) if key in history else value for key, value in state.items()}
-
-
-def whole_state(stored: State, history: Sequence[str], entries: Mapping[str, Sequence[Any]]) -> State:
-    """The state from its column's value and its history's ``entries`` (by key, in order). A list already whole in
-    ``stored`` is kept as it is (a state written before its history was kept apart, or by ``QuerySet.update``)."""
-    lengths = {key: stored[key] for key in history if isinstance(stored.get(key), int)}
-    if not lengths:
-        return stored
-    state = dict(stored)
-    for key, length in lengths.items():
-        found = list(entries.get(key, ()))
-        if len(found) != length:
-            raise ValueError(f"table state: {key} has {len(found)} entries stored, not {length}")
-        state[key] = found
-    return state
 
 
 class _StateDescriptor:
@@ -199,17 +173,7 @@ class Table(models.Model):
         (``(key, number, entry)``; entries are never changed in place, ``games.engine.game.own_entry``), and the length
         of each list that may have shrunk (its entries from there on go). Every entry, when the history saved is not
         known."""
-        state = self.state
-        saved: dict[str, list[Any]] = self.__dict__.get("_history_saved", {})
-        writes: list[tuple[str, int, Any]] = []
-        trims: dict[str, int] = {}
-        for key in history_of(self.game):
-            new = state.get(key, [])
-            old = saved.get(key)
-            writes += [(key, i, new[i]) for i in changed_entries(old or [], new)]
-            if old is None or len(old) > len(new):
-                trims[key] = len(new)
-        return writes, trims
+        return history_writes(history_of(self.game), self.__dict__.get("_history_saved", {}), self.state)
 
 
 class HistoryEntry(models.Model):

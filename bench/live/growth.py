@@ -7,7 +7,9 @@ choices), to the checkpoints below; from each one the next ``--window`` moves of
 ``--repeats`` times, and the mean of their medians printed (one move alone may be a pass or a quiz answer: a window
 compares like with like). Timed is what the server does with a move besides its two SQL statements (the table locked
 and read with its seats; the state saved with the move appended), whose number does not depend on the game: the
-rules' ``apply``, the new state serialised as the row's JSON, and for every seat and the spectators the censored
+rules' ``apply``, the new state serialised as the save writes it (for a game with a history, since 2026-11-27 late:
+the state without its history's entries, and the entries the move changed or added, ``Table.history_writes``), and
+for every seat and the spectators the censored
 events and view serialised as the text their pages are sent, with only the rows of the game's record that the move
 changed (``--whole-record``: the whole record in every message, as before 2026-11-27), and for a game with a
 history (``Game.history``) what the move changed of the state, as the text the broadcast carries to the other
@@ -50,7 +52,7 @@ import orjson  # noqa: E402
 
 from config.transport import json_bytes  # noqa: E402
 from games.engine import AppError, Context, censor_all  # noqa: E402
-from games.engine.game import state_change, with_state_change  # noqa: E402
+from games.engine.game import history_writes, state_change, stored_state, with_state_change  # noqa: E402
 from games.rules import GAMES  # noqa: E402
 from tests.games.contract.cases import CASES  # noqa: E402
 from tests.games.contract.harness import active_seats, fill  # noqa: E402
@@ -112,9 +114,14 @@ def robot_windows(window: int, seed: int) -> list[tuple[str, list[Move]]]:
 def server_work(rules, state: dict, seat: int, action: dict, ctx: Context, whole: bool = False) -> tuple[int, int]:
     """What the server computes for one move; returns the bytes of the state row and of one seat's message."""
     new_state, events = rules.apply(state, seat, action, ctx)
-    row = json_bytes(new_state)
     if rules.history:
+        saved = {key: state[key] for key in rules.history if key in state}
+        writes, _ = history_writes(rules.history, saved, new_state)
+        entries = [{"key": key, "number": number, "entry": entry} for key, number, entry in writes]
+        row = json_bytes(stored_state(new_state, rules.history)) + json_bytes(entries)
         json_bytes(state_change(rules.history, state, new_state))
+    else:
+        row = json_bytes(new_state)
     changed = None if whole or rules.record is None else rules.changed_rows(state, new_state)
     recipients = [*active_seats(new_state), None]
     copies = {
@@ -182,7 +189,7 @@ def main() -> int:
     n, whole = args.window, args.whole_record
     print(
         f"{'one move, the server CPU part':<44} {'mean':>10} {'worst':>10} {'row read':>10} {'change read':>11} "
-        f"{'state row':>11} {'a message':>11}"
+        f"{'row written':>11} {'a message':>11}"
     )
     checkpoints = [(f"Grabble, 4 players, from move {m}", "grabble", 4, m) for m in (5, 80)]
     checkpoints += [(f"Palabra, 4 players, from move {m}", "palabra", 4, m) for m in (10, 100, 300)]

@@ -28,16 +28,11 @@ sys.path.insert(0, str(ROOT))
 if os.environ.get("PYTHONHASHSEED") != "0":  # growth.py's games are the same in every run
     os.execve(sys.executable, [sys.executable, *sys.argv], {**os.environ, "PYTHONHASHSEED": "0"})
 
-import django  # noqa: E402
 import psycopg  # noqa: E402
-
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
-django.setup()
 
 from bench.live.growth import robot_windows  # noqa: E402
 from config.transport import json_bytes  # noqa: E402
-from games.engine.game import changed_entries  # noqa: E402
-from games.models import stored_state  # noqa: E402
+from games.engine.game import history_writes, stored_state  # noqa: E402
 
 METHODS = ("pglz", "lz4")
 ENTRIES = "bench_state_entries"
@@ -62,10 +57,8 @@ def apart(conn: psycopg.Connection, before: dict, after: dict, repeats: int) -> 
             [(i, json_bytes(entry).decode()) for i, entry in enumerate(before.get("plays", []))],
         )
     stem = json_bytes(stored_state(after, ("plays",))).decode()
-    changed = [
-        {"key": "plays", "number": i, "entry": after["plays"][i]}
-        for i in changed_entries(before.get("plays", []), after.get("plays", []))
-    ]
+    writes, _ = history_writes(("plays",), {"plays": before.get("plays", [])}, after)
+    changed = [{"key": key, "number": number, "entry": entry} for key, number, entry in writes]
     update = timed(conn, APART_UPDATE, [stem, json_bytes(changed).decode()], repeats)
     return update, timed(conn, APART_READ, [], repeats)
 

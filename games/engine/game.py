@@ -18,7 +18,7 @@ supplies its phases (through :meth:`Game.status`), its handlers, its body (:meth
 """
 
 import re
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -215,6 +215,48 @@ def with_state_change(before: State, change: dict[str, Any]) -> State:
             raise ValueError(f"the change to {key} does not fit the state it was made from")
         state[key] = entries
     return state
+
+
+# How the server stores a state with a history (games.models.HistoryEntry): each entry of a history list apart, so
+# that a move writes only the entries it changed or added, and the rest of the state with each list's length.
+def stored_state(state: State, history: Collection[str]) -> State:
+    """``state`` without its ``history`` lists' entries: each list replaced by its length."""
+    if not any(key in state for key in history):
+        return state
+    return {key: len(value) if key in history else value for key, value in state.items()}
+
+
+def whole_state(stored: State, history: Collection[str], entries: Mapping[str, Sequence[Any]]) -> State:
+    """The state from its column's value and its history's ``entries`` (by key, in order). A list already whole in
+    ``stored`` is kept as it is (a state written before its history was kept apart, or by ``QuerySet.update``)."""
+    lengths = {key: stored[key] for key in history if isinstance(stored.get(key), int)}
+    if not lengths:
+        return stored
+    state = dict(stored)
+    for key, length in lengths.items():
+        found = list(entries.get(key, ()))
+        if len(found) != length:
+            raise ValueError(f"table state: {key} has {len(found)} entries stored, not {length}")
+        state[key] = found
+    return state
+
+
+def history_writes(
+    history: Collection[str], saved: Mapping[str, list[Any]], state: State
+) -> tuple[list[tuple[str, int, Any]], dict[str, int]]:
+    """What storing ``state`` writes of its history, against the ``saved`` lists (by key; a key missing: not known):
+    the entries changed or added (``(key, number, entry)``; the others are the same objects, :func:`changed_entries`),
+    and the length of each list that may have shrunk (its stored entries from there on go). Every entry of a list
+    whose saved entries are not known."""
+    writes: list[tuple[str, int, Any]] = []
+    trims: dict[str, int] = {}
+    for key in history:
+        new = state.get(key, [])
+        old = saved.get(key)
+        writes += [(key, i, new[i]) for i in changed_entries(old or [], new)]
+        if old is None or len(old) > len(new):
+            trims[key] = len(new)
+    return writes, trims
 
 
 # The engine's own table option, offered for every game: seconds per turn (0: no clock). The engine keeps it in the

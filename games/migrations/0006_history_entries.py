@@ -10,6 +10,7 @@ import django.db.models.deletion
 from django.db import migrations, models
 
 import games.models
+from games.engine.game import stored_state, whole_state
 
 HISTORY = {"grabble": ("plays",)}  # Game.history of each game that has one, at this migration
 
@@ -28,7 +29,7 @@ def split(apps, schema_editor) -> None:
                 for key, entries in lists.items()
                 for number, entry in enumerate(entries)
             )
-            Table.objects.using(alias).filter(pk=table_id).update(state=games.models.stored_state(state, keys))
+            Table.objects.using(alias).filter(pk=table_id).update(state=stored_state(state, keys))
 
 
 def join(apps, schema_editor) -> None:
@@ -40,7 +41,7 @@ def join(apps, schema_editor) -> None:
             entries: dict[str, list] = {}
             for key, entry in HistoryEntry.objects.using(alias).filter(table_id=table_id).values_list("key", "entry"):
                 entries.setdefault(key, []).append(entry)  # in order: the model's ordering
-            whole = games.models.whole_state(state, keys, entries)
+            whole = whole_state(state, keys, entries)
             Table.objects.using(alias).filter(pk=table_id).update(state=whole)
 
 

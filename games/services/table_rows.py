@@ -32,8 +32,8 @@ from psycopg.types.json import Jsonb
 from config import transport
 from games import selectors
 from games.engine import AppError
-from games.engine.game import with_state_change
-from games.models import HistoryEntry, Move, Seat, Table, history_of, whole_state
+from games.engine.game import whole_state, with_state_change
+from games.models import HistoryEntry, Move, Seat, Table, history_of
 from learning.models import Student
 from lexicons.models import Lexicon
 

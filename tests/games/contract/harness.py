@@ -16,7 +16,7 @@ from typing import Any
 
 from games.engine import AppError, Context, Event, Game, State, censor_all
 from games.engine.errors import BAD_ACTION
-from games.engine.game import state_change, with_state_change
+from games.engine.game import history_writes, state_change, stored_state, whole_state, with_state_change
 from games.engine.turns import active_seats
 
 from .cases import Case
@@ -217,6 +217,19 @@ def check_state_change(rules: Game, before: State, state: State) -> None:
         return
     change = json.loads(json.dumps(state_change(rules.history, before, state)))
     assert json.dumps(with_state_change(before, change), sort_keys=True) == json.dumps(state, sort_keys=True)
+    # Stored apart (games.models.HistoryEntry): the entries held for ``before``, with the move's writes, and the
+    # state's column make the state.
+    held = {key: list(before[key]) for key in rules.history if key in before}
+    writes, trims = history_writes(rules.history, held, state)
+    stored = {key: [json.loads(json.dumps(e)) for e in entries] for key, entries in held.items()}
+    for key, length in trims.items():
+        del stored.setdefault(key, [])[length:]
+    for key, number, entry in writes:
+        entries = stored.setdefault(key, [])
+        entries[number : number + 1] = [json.loads(json.dumps(entry))]
+    column = json.loads(json.dumps(stored_state(state, rules.history)))
+    made = whole_state(column, rules.history, stored)
+    assert json.dumps(made, sort_keys=True) == json.dumps(state, sort_keys=True)
 
 
 def check_state(played: Played, state: State, events: list[Event], before: State | None) -> None:
