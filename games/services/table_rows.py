@@ -68,9 +68,10 @@ def _table_name(model: type[models.Model]) -> str:
 # sends: every value is a parameter.
 @functools.cache
 def _lock_sql(on_loop: bool = False) -> str:
-    """The locked read; ``on_loop``: the event loop's (:data:`LoopRow`), with the seats as text, the lexicon's
-    identity and the row version's ``xmin`` after the table's columns (a thread reads the lexicon only for a move
-    that checks a word, and keeps no copy)."""
+    """The locked read: the table's columns, its seats, and last its history's entries (:func:`_history_sql`);
+    ``on_loop``: the event loop's (:data:`LoopRow` and the entries), with the seats as text, the lexicon's identity
+    and the row version's ``xmin`` before the entries (a thread reads the lexicon only for a move that checks a word,
+    and keeps no copy)."""
     table_columns = ", ".join(_col(f, "t") for f in Table._meta.concrete_fields)
     lexicon_columns = ", ".join(_col(_field(Lexicon, name), "l") for name in LEXICON_FIELDS)
     lexicon_id = _col(_field(Table, "lexicon"), "t")
