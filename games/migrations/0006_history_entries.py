@@ -15,34 +15,42 @@ from games.engine.game import stored_state, whole_state
 HISTORY = {"grabble": ("plays",)}  # Game.history of each game that has one, at this migration
 
 
-def split(apps, schema_editor) -> None:
-    Table = apps.get_model("games", "Table")
-    HistoryEntry = apps.get_model("games", "HistoryEntry")
+def _each_table(apps, schema_editor, change) -> None:
+    """``change(entries, table_id, keys, state)`` for each table of a game with a history; the state it returns is
+    saved in the column (``entries``: the HistoryEntry manager)."""
     alias = schema_editor.connection.alias
+    tables = apps.get_model("games", "Table").objects.using(alias)
+    entries = apps.get_model("games", "HistoryEntry").objects.using(alias)
     for game, keys in HISTORY.items():
-        for table_id, state in Table.objects.using(alias).filter(game=game).values_list("id", "state").iterator():
-            lists = {key: state[key] for key in keys if isinstance(state.get(key), list)}
-            if not lists:
-                continue
-            HistoryEntry.objects.using(alias).bulk_create(
-                HistoryEntry(table_id=table_id, key=key, number=number, entry=entry)
-                for key, entries in lists.items()
-                for number, entry in enumerate(entries)
-            )
-            Table.objects.using(alias).filter(pk=table_id).update(state=stored_state(state, keys))
+        for table_id, state in tables.filter(game=game).values_list("id", "state").iterator():
+            changed = change(entries, table_id, keys, state)
+            if changed is not state:
+                tables.filter(pk=table_id).update(state=changed)
+
+
+def _split(entries, table_id: int, keys: tuple[str, ...], state: dict) -> dict:
+    lists = {key: state[key] for key in keys if isinstance(state.get(key), list)}
+    entries.bulk_create(
+        entries.model(table_id=table_id, key=key, number=number, entry=entry)
+        for key, found in lists.items()
+        for number, entry in enumerate(found)
+    )
+    return stored_state(state, keys) if lists else state
+
+
+def _join(entries, table_id: int, keys: tuple[str, ...], state: dict) -> dict:
+    found: dict[str, list] = {}
+    for key, entry in entries.filter(table_id=table_id).values_list("key", "entry"):
+        found.setdefault(key, []).append(entry)  # in order: the model's ordering
+    return whole_state(state, keys, found)
+
+
+def split(apps, schema_editor) -> None:
+    _each_table(apps, schema_editor, _split)
 
 
 def join(apps, schema_editor) -> None:
-    Table = apps.get_model("games", "Table")
-    HistoryEntry = apps.get_model("games", "HistoryEntry")
-    alias = schema_editor.connection.alias
-    for game, keys in HISTORY.items():
-        for table_id, state in Table.objects.using(alias).filter(game=game).values_list("id", "state").iterator():
-            entries: dict[str, list] = {}
-            for key, entry in HistoryEntry.objects.using(alias).filter(table_id=table_id).values_list("key", "entry"):
-                entries.setdefault(key, []).append(entry)  # in order: the model's ordering
-            whole = whole_state(state, keys, entries)
-            Table.objects.using(alias).filter(pk=table_id).update(state=whole)
+    _each_table(apps, schema_editor, _join)
 
 
 class Migration(migrations.Migration):
