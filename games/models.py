@@ -57,7 +57,7 @@ class _StateDescriptor:
     (``prefetch_related("history")``, for many tables at once), else in one query."""
 
     def __init__(self, field: models.Field) -> None:
-        self.field = field
+        pass  # Django hands every field's descriptor its field; this one needs nothing of it
 
     def __get__(self, instance: "Table | None", owner: type | None = None) -> Any:
         if instance is None:
@@ -136,7 +136,7 @@ class Table(models.Model):
             for key, length in trims.items():
                 HistoryEntry.objects.using(using).filter(table=self, key=key, number__gte=length).delete()
             HistoryEntry.objects.using(using).bulk_create(
-                [HistoryEntry(table=self, key=key, number=number, entry=entry) for key, number, entry in writes],
+                [HistoryEntry(table=self, **row) for row in writes],
                 update_conflicts=True,
                 unique_fields=["table", "key", "number"],
                 update_fields=["entry"],
@@ -168,11 +168,11 @@ class Table(models.Model):
         state = self.state if history else {}
         self.__dict__["_history_saved"] = {key: list(state[key]) for key in history if key in state}
 
-    def history_writes(self) -> tuple[list[tuple[str, int, Any]], dict[str, int]]:
-        """What saving the state writes of its history: the entries changed or added since it was read or last saved
-        (``(key, number, entry)``; entries are never changed in place, ``games.engine.game.own_entry``), and the length
-        of each list that may have shrunk (its entries from there on go). Every entry, when the history saved is not
-        known."""
+    def history_writes(self) -> tuple[list[dict[str, Any]], dict[str, int]]:
+        """What saving the state writes of its history: the entries changed or added since it was read or last saved,
+        as rows (``{"key", "number", "entry"}``; entries are never changed in place, ``games.engine.game.own_entry``),
+        and the length of each list that may have shrunk (its entries from there on go). Every entry, when the history
+        saved is not known."""
         return history_writes(history_of(self.game), self.__dict__.get("_history_saved", {}), self.state)
 
 

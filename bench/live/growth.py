@@ -117,8 +117,7 @@ def server_work(rules, state: dict, seat: int, action: dict, ctx: Context, whole
     if rules.history:
         saved = {key: state[key] for key in rules.history if key in state}
         writes, _ = history_writes(rules.history, saved, new_state)
-        entries = [{"key": key, "number": number, "entry": entry} for key, number, entry in writes]
-        row = json_bytes(stored_state(new_state, rules.history)) + json_bytes(entries)
+        row = json_bytes(stored_state(new_state, rules.history)) + json_bytes(writes)
         json_bytes(state_change(rules.history, state, new_state))
     else:
         row = json_bytes(new_state)

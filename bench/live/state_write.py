@@ -58,8 +58,7 @@ def apart(conn: psycopg.Connection, before: dict, after: dict, repeats: int) -> 
         )
     stem = json_bytes(stored_state(after, ("plays",))).decode()
     writes, _ = history_writes(("plays",), {"plays": before.get("plays", [])}, after)
-    changed = [{"key": key, "number": number, "entry": entry} for key, number, entry in writes]
-    update = timed(conn, APART_UPDATE, [stem, json_bytes(changed).decode()], repeats)
+    update = timed(conn, APART_UPDATE, [stem, json_bytes(writes).decode()], repeats)
     return update, timed(conn, APART_READ, [], repeats)
 
 

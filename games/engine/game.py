@@ -243,17 +243,17 @@ def whole_state(stored: State, history: Collection[str], entries: Mapping[str, S
 
 def history_writes(
     history: Collection[str], saved: Mapping[str, list[Any]], state: State
-) -> tuple[list[tuple[str, int, Any]], dict[str, int]]:
+) -> tuple[list[dict[str, Any]], dict[str, int]]:
     """What storing ``state`` writes of its history, against the ``saved`` lists (by key; a key missing: not known):
-    the entries changed or added (``(key, number, entry)``; the others are the same objects, :func:`changed_entries`),
-    and the length of each list that may have shrunk (its stored entries from there on go). Every entry of a list
-    whose saved entries are not known."""
-    writes: list[tuple[str, int, Any]] = []
+    the entries changed or added, as stored (``{"key", "number", "entry"}``; the others are the same objects,
+    :func:`changed_entries`), and the length of each list that may have shrunk (its stored entries from there on go).
+    Every entry of a list whose saved entries are not known."""
+    writes: list[dict[str, Any]] = []
     trims: dict[str, int] = {}
     for key in history:
         new = state.get(key, [])
         old = saved.get(key)
-        writes += [(key, i, new[i]) for i in changed_entries(old or [], new)]
+        writes += [{"key": key, "number": i, "entry": new[i]} for i in changed_entries(old or [], new)]
         if old is None or len(old) > len(new):
             trims[key] = len(new)
     return writes, trims

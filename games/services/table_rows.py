@@ -350,8 +350,7 @@ def _save_params(
     params += [_to_db(db, f, f.pre_save(move, True)) for f in _inserted_fields()]
     if history:
         writes, trims = table.history_writes()
-        entries = [{"key": key, "number": number, "entry": entry} for key, number, entry in writes]
-        params += [table.pk, transport.text(entries), transport.text(trims), table.pk]
+        params += [table.pk, transport.text(writes), transport.text(trims), table.pk]
     return params
 
 
@@ -593,12 +592,9 @@ def _save_sql(fields: tuple[str, ...], history: bool = False) -> str:
     columns = ", ".join(_col(f) for f in _inserted_fields())
     placeholders = ", ".join(["%s"] * len(_inserted_fields()))
     move_id = _col(_field(Move, "id"))
-    saved = (
-        f"WITH saved AS (UPDATE {_table_name(Table)} SET {assignments} "  # noqa: S608 - as in _lock_sql
-        f"WHERE {_col(_field(Table, 'id'))} = %s) "
-    )
+    saved = f"saved AS (UPDATE {_table_name(Table)} SET {assignments} WHERE {_col(_field(Table, 'id'))} = %s)"  # noqa: S608 - as in _lock_sql
     moved = f"INSERT INTO {_table_name(Move)} ({columns}) VALUES ({placeholders}) RETURNING {move_id}"  # noqa: S608
     if not history:
-        return saved + moved
+        return f"WITH {saved} {moved}"
     # The history's writes follow the move's insert (their parts of the statement are data-modifying WITH queries).
-    return f"{saved[:-1]}, moved AS ({moved}), {_history_writes_sql('moved')} SELECT {move_id} FROM moved"  # noqa: S608
+    return f"WITH {saved}, moved AS ({moved}), {_history_writes_sql('moved')} SELECT {move_id} FROM moved"  # noqa: S608

@@ -224,9 +224,9 @@ def check_state_change(rules: Game, before: State, state: State) -> None:
     stored = {key: [json.loads(json.dumps(e)) for e in entries] for key, entries in held.items()}
     for key, length in trims.items():
         del stored.setdefault(key, [])[length:]
-    for key, number, entry in writes:
-        entries = stored.setdefault(key, [])
-        entries[number : number + 1] = [json.loads(json.dumps(entry))]
+    for row in writes:
+        entries = stored.setdefault(row["key"], [])
+        entries[row["number"] : row["number"] + 1] = [json.loads(json.dumps(row["entry"]))]
     column = json.loads(json.dumps(stored_state(state, rules.history)))
     made = whole_state(column, rules.history, stored)
     assert json.dumps(made, sort_keys=True) == json.dumps(state, sort_keys=True)
