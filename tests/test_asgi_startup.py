@@ -25,3 +25,27 @@ def test_start_up_objects_are_frozen_out_of_the_garbage_collector():
     found = json.loads(done.stdout.strip().splitlines()[-1])
     assert found["frozen"] > 50_000
     assert found["frozen"] >= 0.9 * found["tracked"]
+
+
+SERVE_PROBE = """
+import sys
+import config.serve
+sys.argv = ["serve", "--help"]  # Daphne's command line: it is imported and parsed, then argparse exits
+try:
+    config.serve.main()
+except SystemExit:
+    pass
+import daphne.server, uvloop
+from twisted.internet import reactor
+print(type(daphne.server.twisted_loop).__module__, isinstance(reactor._asyncioEventloop, uvloop.Loop))
+"""
+
+
+def test_the_production_server_makes_daphnes_loop_with_uvloop():
+    """``python -m config.serve`` (README) sets uvloop's policy before Daphne makes its event loop and installs its
+    reactor on it: set after, Daphne would run on asyncio's own loop, and nothing would say so."""
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.test"}
+    done = subprocess.run(
+        [sys.executable, "-c", SERVE_PROBE], cwd=ROOT, env=env, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.strip().splitlines()[-1] == "uvloop True"

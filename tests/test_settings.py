@@ -125,8 +125,8 @@ class NoRedirect(urllib.request.HTTPRedirectHandler):
 
 
 def test_the_documented_production_command_starts_a_server():
-    """The README's daphne line, run as written (on a free port), answers HTTP."""
-    line = re.search(r"`(daphne [^`]+)`", (ROOT / "README.md").read_text(encoding="utf-8")).group(1)
+    """The README's server line, run as written (on a free port, with this Python), answers HTTP, on uvloop."""
+    line = re.search(r"`python (-m config\.serve [^`]+)`", (ROOT / "README.md").read_text(encoding="utf-8")).group(1)
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -135,9 +135,8 @@ def test_the_documented_production_command_starts_a_server():
     argv[argv.index("-b") + 1] = "127.0.0.1"
     env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
     env.update(PRODUCTION, DJANGO_SETTINGS_MODULE="config.settings.production", DJANGO_ALLOWED_HOSTS="127.0.0.1")
-    daphne = str(Path(sys.executable).parent / "daphne")
     no_redirects = urllib.request.build_opener(NoRedirect)
-    server = subprocess.Popen([daphne, *argv[1:]], cwd=ROOT, env=env, stderr=subprocess.PIPE, text=True)
+    server = subprocess.Popen([sys.executable, *argv], cwd=ROOT, env=env, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 30
         status = None
@@ -151,6 +150,7 @@ def test_the_documented_production_command_starts_a_server():
                 time.sleep(0.3)
         assert server.poll() is None, server.stderr.read() if server.stderr else ""
         assert status in (200, 301)  # 301: production redirects plain http to https
+        assert "uvloop/loop." in Path(f"/proc/{server.pid}/maps").read_text()  # its extension is loaded
     finally:
         server.terminate()
         server.wait(timeout=10)

@@ -1,7 +1,7 @@
 """Live-play benchmark (targets in docs/architecture.md), against real Daphne, PostgreSQL and Redis.
 
     .venv/bin/python bench/live/run.py [--tables 50 --players 4 --moves 30 --rounds 3 --think 1.0 --held 1000]
-                                       [--servers 2] [--against ../other-checkout]
+                                       [--servers 2] [--against ../other-checkout] [--loop uvloop|asyncio]
 
 1. Move round trip: ``--tables`` Palabras Cortas tables of ``--players`` students, every seat a websocket to the real
    app (``config.asgi``, session cookie, origin check), each table playing ``--moves`` draw/discard moves by whoever's
@@ -20,8 +20,9 @@ and play as many other tables of the same world in every round, after this check
 figures, and this checkout's p50 ÷ theirs round by round; the machine's drift from minute to minute, which moves
 separate runs by more than most changes, then falls on both alike.
 
-Each of the ``--servers`` app processes (and as many echo processes) is a Daphne on 127.0.0.1; the seats of a table
-are spread over them, so moves cross processes through Redis as in production. Scratch services: the database
+Each of the ``--servers`` app processes (and as many echo processes) is a Daphne on 127.0.0.1, run as production runs
+it (``python -m config.serve``: on uvloop; ``--loop asyncio`` for asyncio's own loop); the seats of a table are
+spread over them, so moves cross processes through Redis as in production. Scratch services: the database
 ``bench_live`` (created, migrated and dropped; server from ``BENCH_POSTGRES``, default
 ``postgres://postgres@127.0.0.1:5432``) and Redis database ``--redis-db`` (default 5; refused unless empty, flushed
 at the end). Everything is stopped and dropped on the way out, failure or not. No Celery worker runs: the move's
@@ -142,16 +143,27 @@ def wait_for_port(port: int, process: subprocess.Popen, log: Path, timeout: floa
     raise RuntimeError(f"server on port {port} did not start in {timeout:.0f} s")
 
 
+LOOPS = ("uvloop", "asyncio")
+
+
+def server_command(tree: Path, loop: str) -> list[str]:
+    """Daphne as production runs it (``config.serve``: on uvloop), or on asyncio's own loop (``loop="asyncio"``, and
+    for a checkout from before ``config.serve``)."""
+    if loop == "uvloop" and (tree / "config" / "serve.py").exists():
+        return [str(ROOT / ".venv/bin/python"), "-m", "config.serve"]
+    return [str(ROOT / ".venv/bin/daphne")]
+
+
 @contextmanager
-def daphne(application: str, env: dict[str, str], logs: Path, tree: Path = ROOT):
-    """One Daphne process serving ``application`` from the checkout ``tree``; yields its port, and stops it (killing
-    if need be) afterwards."""
+def daphne(application: str, env: dict[str, str], logs: Path, tree: Path = ROOT, loop: str = "uvloop"):
+    """One Daphne process serving ``application`` from the checkout ``tree``, on ``loop``; yields its port, and stops
+    it (killing if need be) afterwards."""
     port = free_port()
     tag = "" if tree == ROOT else "against."
     log = logs / f"{tag}{application.split(':')[0]}-{port}.log"
     with open(log, "w") as out:
         process = subprocess.Popen(
-            [str(ROOT / ".venv/bin/daphne"), "-b", HOST, "-p", str(port), "-v", "0", application],
+            [*server_command(tree, loop), "-b", HOST, "-p", str(port), "-v", "0", application],
             cwd=tree,  # Daphne imports the application from its working directory
             env=env,
             stdout=out,
@@ -408,6 +420,9 @@ def parse_args() -> argparse.Namespace:
     )
     parser.add_argument("--redis-db", type=int, default=5, help="an empty Redis database to use and flush")
     parser.add_argument(
+        "--loop", choices=LOOPS, default="uvloop", help="every server's event loop (production: uvloop)"
+    )
+    parser.add_argument(
         "--against",
         type=Path,
         help="a checkout of another commit (the same migrations) whose app servers play as many other tables in the "
@@ -447,13 +462,17 @@ def main() -> int:
         print(f"  {len(plans)} tables in {time.monotonic() - started:.0f} s; starting servers…", flush=True)
         with ExitStack() as servers:
             app_ports = [
-                servers.enter_context(daphne("config.asgi:application", env, logs)) for _ in range(args.servers)
+                servers.enter_context(daphne("config.asgi:application", env, logs, loop=args.loop))
+                for _ in range(args.servers)
             ]
             echo_ports = [
-                servers.enter_context(daphne("bench.live.echo:application", env, logs)) for _ in range(args.servers)
+                servers.enter_context(daphne("bench.live.echo:application", env, logs, loop=args.loop))
+                for _ in range(args.servers)
             ]
             against_ports = [
-                servers.enter_context(daphne("config.asgi:application", env, logs, tree=args.against.resolve()))
+                servers.enter_context(
+                    daphne("config.asgi:application", env, logs, tree=args.against.resolve(), loop=args.loop)
+                )
                 for _ in range(args.servers if args.against else 0)
             ]
             print("Timing the bare echo and moves in alternate rounds, then holding every socket…", flush=True)

@@ -15,6 +15,8 @@ from channels.testing.live import make_application
 from daphne.testing import DaphneProcess
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 
+from config.serve import use_uvloop
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -26,6 +28,14 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 HOST = "localhost"
+
+
+class ServerProcess(DaphneProcess):
+    """Daphne in a forked child process, on uvloop's event loop as production runs it (``config.serve``)."""
+
+    def run(self) -> None:
+        use_uvloop()  # before Daphne's reactor is installed again in the child, on a new loop
+        super().run()
 
 
 def _prepare_server_process(django_db_blocker, names: dict[str, str], channel_layers: dict | None) -> None:
@@ -64,7 +74,7 @@ def asgi_server(django_db_blocker, channel_layers: dict | None = None) -> Iterat
     # The server is forked: a connection it inherited would share our socket, and closing it there
     # would end ours. Close first; both sides then open their own.
     connections.close_all()
-    process = DaphneProcess(
+    process = ServerProcess(
         HOST,
         partial(make_application, static_wrapper=ASGIStaticFilesHandler),
         setup=partial(_prepare_server_process, django_db_blocker, test_names, channel_layers),

@@ -25,7 +25,6 @@ from typing import Any
 import pytest
 import redis
 from channels.testing.live import make_application
-from daphne.testing import DaphneProcess
 from django.conf import settings
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 from django.db import connections
@@ -37,7 +36,7 @@ from config.settings.base import redis_channel_layers
 from games.models import Table
 from games.services import lessons
 from learning import services as learning_services
-from tests.browser.conftest import _prepare_server_process
+from tests.browser.conftest import ServerProcess, _prepare_server_process
 from tests.conftest import _forget_broker_connections, session_cookie_for
 from tests.games.rules.pablo_helpers import playing
 
@@ -157,7 +156,7 @@ class Server:
         layers = redis_channel_layers(redis_url, prefix)
         # Forked: close our connections first, or the child would share (and end) our sockets.
         connections.close_all()
-        self.process = DaphneProcess(
+        self.process = ServerProcess(
             HOST,
             partial(make_application, static_wrapper=ASGIStaticFilesHandler),
             setup=partial(_prepare_fault_server, django_db_blocker, names, layers, redis_url, FAST_JOBS),
