@@ -7,8 +7,8 @@ Takes Daphne's own command line. Daphne makes its event loop when ``daphne.serve
 ``config/asgi.py``, which Daphne imports only after it has made its loop.
 
 Why: a live server spends most of its CPU in the event loop: its sockets (websockets, Redis, PostgreSQL), its
-callbacks and its futures. uvloop does that work in C. On the same machine and in the same runs, bench/live measured
-13–15% less CPU per move, and the same saving for the bare echo (bench/README.md, "uvloop").
+callbacks and its futures. uvloop does that work in C. Alternating with asyncio's own loop, bench/live measured 3–18%
+less of the app's CPU per move at 200 moves/s (bench/README.md, "Continued (2026-11-28)").
 
 ``make run`` keeps Django's development server, which runs Daphne on asyncio's own loop.
 """
