@@ -12,9 +12,9 @@ processes of ``config.asgi`` and of ``bench.live.echo`` on 127.0.0.1, on uvloop 
    one move (one echo) a second, for ``--window`` seconds: move and echo p50/p99 side by side, under the same load.
 2. ``capacity``: the number of tables is ramped (``--steps``), each table one move every ``--think`` seconds (open
    loop, a class's pace: ``tables ÷ think`` moves per second offered), ``--step-moves`` moves per table per step
-   after two untimed ones (a new table's first move, a process's first word check), first on one app process, then
-   on two; the echo the same way. A step passes when its p99 ≤ 60 ms and nothing was lost; the capacity is the
-   highest offered rate that passed.
+   after two untimed ones (a new table's first move in a process is read under its lock, with no copy yet), first
+   on one app process, then on two; the echo the same way. A step passes when its p99 ≤ 60 ms and nothing was
+   lost; the capacity is the highest offered rate that passed.
 3. ``background``: a Celery worker of the project (its own settings: concurrency, niceness) starts; a
    ``--entries``-entry lexicon import and a 30-student class report (100,000 encounters; asked again each time the
    last one is done) run on it while phase 1's load plays again.
@@ -152,7 +152,7 @@ async def ramp(load: Load, args, kind: str) -> list[tuple[int, float, float, int
         tables, rooms = (n, 0) if kind == "moves" else (0, n)
         await load.grow(tables, rooms)
         # Not timed, as in the quiet phase: a new table's first move in a process reads its row under a lock (no
-        # copy yet), and a process's first move with a lexicon loads its keys. A step measures what is sustained.
+        # copy yet). A step measures what a class's pace sustains.
         await load.play(tables, rooms, WARM_UP_MOVES, args.think)
         before = cpu.reading()  # after the new sockets are open and warm: a step's CPU is its play alone
         move_rtts, echo_rtts, errors = await load.play(tables, rooms, args.step_moves, args.think)
