@@ -20,9 +20,11 @@ Then the loop's transaction is rolled back first and the thread plays the move f
 so nothing of the first attempt remains.
 """
 
+import asyncio
 from collections import OrderedDict
+from collections.abc import Coroutine
 from functools import partial
-from typing import Any
+from typing import Any, TypeVar
 
 import psycopg
 from django.conf import settings
@@ -40,6 +42,8 @@ from games.services import moves, table_rows
 from games.services.table_rows import Copy, LoopRow
 from learning.models import User
 from lexicons.models import Lexicon
+
+T = TypeVar("T")
 
 
 class OffLoop(Exception):
@@ -80,11 +84,12 @@ async def _play(conn: psycopg.AsyncConnection, table_id: int, user: User, action
         before = table.state
         played = _decide(table, seats, lexicon, user, action)
         move = moves.advance(table, played, kind=Move.Kind.ACTION, actor=user, action=action)
-        saved = await table_rows.save_move_on(conn, row, table, moves.SAVED_FIELDS, move)
+        saving = table_rows.save_move_on(conn, row, table, moves.SAVED_FIELDS, move)
+        saved, players, copies = await _saved_with_copies(saving, table, seats, played, move)
     except BaseException:
         await table_rows.rollback_on(conn)  # nothing to end once the COMMIT is through
         raise
-    return _committed(table_id, row, before, saved, table, seats, played, move)
+    return _committed(table_id, row, before, saved, table, players, played, move, copies)
 
 
 async def _play_on_copy(
@@ -100,11 +105,12 @@ async def _play_on_copy(
     except AppError:
         return None
     move = moves.advance(table, played, kind=Move.Kind.ACTION, actor=user, action=action)
-    saved = await table_rows.save_move_if_unchanged_on(conn, copy.row, table, moves.SAVED_FIELDS, move)
+    saving = table_rows.save_move_if_unchanged_on(conn, copy.row, table, moves.SAVED_FIELDS, move)
+    saved, players, copies = await _saved_with_copies(saving, table, seats, played, move)
     if saved is None:
         forget(table_id)
         return None
-    return _committed(table_id, copy.row, before, saved, table, seats, played, move)
+    return _committed(table_id, copy.row, before, saved, table, players, played, move, copies)
 
 
 def _decide(table: Table, seats: list[Seat], lexicon: Lexicon | None, user: User, action: Action) -> moves.Played:
@@ -124,15 +130,37 @@ def _decide(table: Table, seats: list[Seat], lexicon: Lexicon | None, user: User
         raise OffLoop from error
 
 
+async def _saved_with_copies(
+    save: Coroutine[Any, Any, T], table: Table, seats: list[Seat], played: moves.Played, move: Move
+) -> tuple[T, list[dict[str, Any]], dict[str, str]]:
+    """What ``save`` returned, with the table's players and the move's :func:`moves.recipients_copies`. The copies
+    are made while the save waits on PostgreSQL's write and flush of the log, not after it; nothing is sent until
+    the save has returned. Should making them fail, the save is still awaited (the connection goes back to its pool
+    clean, and the move is saved or not as it would have been), then the error goes on."""
+    saving = asyncio.ensure_future(save)
+    try:
+        await asyncio.sleep(0)  # the save runs up to its first wait: its statement is on its way
+    except asyncio.CancelledError:
+        saving.cancel()
+        raise
+    try:
+        players = selectors.players(table, seats)
+        copies = moves.recipients_copies(table, played.rules, move, players, table.version, table.state)
+    finally:
+        saved = await saving
+    return saved, players, copies
+
+
 def _committed(
     table_id: int,
     decided_on: LoopRow,
     before: dict[str, Any],
     saved: LoopRow,
     table: Table,
-    seats: list[Seat],
+    players: list[dict[str, Any]],
     played: moves.Played,
     move: Move,
+    copies: dict[str, str],
 ) -> Deferred:
     """The committed move's broadcasts (with the change to the row, for the other processes' copies) and jobs. The
     move was ``decided_on`` a row whose state was ``before``; this process keeps the state the move made, and a game
@@ -142,7 +170,7 @@ def _committed(
     made = state_change(rules.history, before, table.state) if rules.history else None
     change = table_rows.row_change(saved, decided_on[-1], table.state, made)
     with deferring() as deferred:
-        for job in moves.after_commit(table, played.rules, move, selectors.players(table, seats), row_change=change):
+        for job in moves.after_commit(table, rules, move, players, row_change=change, copies=copies):
             job()
     return deferred
 

@@ -286,14 +286,16 @@ def after_commit(
     seated: list[dict[str, Any]] | None,
     *,
     row_change: dict[str, Any] | None = None,
+    copies: dict[str, str] | None = None,
 ) -> list[Callable[[], None]]:
     """What a saved move leaves to do once it is committed, in order: its broadcasts, its learning job (if it met a
     word) and its robots' turn (if the table has robots). Each sends, or hands its work to a deferring caller
     (:func:`config.transport.deferring`). ``row_change``: the table's row as the move saved it, for the server
-    processes' copies of it (the event loop's moves, :mod:`games.services.loop_moves`)."""
+    processes' copies of it (the event loop's moves, :mod:`games.services.loop_moves`). ``copies``: the move's
+    :func:`recipients_copies`, when the caller made them already (while its save was on its way)."""
     from games.services import robots  # robots play through this module
 
-    jobs = [_broadcast(table, rules, move, seated, row_change)]
+    jobs = [_broadcast(table, rules, move, seated, row_change, copies)]
     if move.recordable:
         jobs.append(_recording(move))
     wake = robots.waking(table.id, table.version, seated)
@@ -323,35 +325,44 @@ def _recording(move: Move) -> Callable[[], None]:
 
 
 # -- broadcasting ------------------------------------------------------------------------------------------------
+def recipients_copies(
+    table: Table, rules: Game, move: Move, players: list[dict[str, Any]], seq: int, state: dict[str, Any]
+) -> dict[str, str]:
+    """What the move's broadcast carries to each seat still playing and to the spectators (``players``): their
+    censored events and their view of ``state`` at version ``seq``, each serialised here, once, as the text its
+    pages are sent (the group message then carries strings, cheap for the channel layer to pack and unpack, and a
+    connection forwards its own). Nothing here is sent, so it may be made before the move is durable."""
+    info = selectors.table_info(table, players)
+    recipients: list[int | None] = [p["seat"] for p in players if not p["removed"]]
+    recipients.append(None)
+    # Each view carries only the rows of the game's record that the move changed: the pages hold the others.
+    views = selectors.table_views(rules, state, table.status, recipients, changed=move.changed_rows)
+    return {
+        transport.recipient(seat): transport.text(
+            {"type": "event", "seq": seq, "events": censor_all(move.events, seat), "view": view, "table": info}
+        )
+        for seat, view in views.items()
+    }
+
+
 def _broadcast(
     table: Table,
     rules: Game,
     move: Move,
     seated: list[dict[str, Any]] | None,
     row_change: dict[str, Any] | None = None,
+    copies: dict[str, str] | None = None,
 ) -> Callable[[], None]:
-    """After the commit: each seat still playing, and the spectators, get their censored events and their view.
-    The message also carries ``row_change`` (the row as saved, with its state or what the move changed of it: it
-    stays on the server, where each connection takes it for its process's copy of the row and forwards only its own
-    seat's copy)."""
-    seq, state, events = table.version, table.state, move.events
+    """After the commit: each seat still playing, and the spectators, get their :func:`recipients_copies` (made
+    then, unless ``copies`` were made already). The message also carries ``row_change`` (the row as saved, with its
+    state or what the move changed of it: it stays on the server, where each connection takes it for its process's
+    copy of the row and forwards only its own seat's copy)."""
+    seq, state = table.version, table.state  # as this move left them (a caller's transaction may move again)
 
     def send() -> None:
         players = selectors.players(table) if seated is None else seated
-        info = selectors.table_info(table, players)
-        recipients: list[int | None] = [p["seat"] for p in players if not p["removed"]]
-        recipients.append(None)
-        # Each view carries only the rows of the game's record that the move changed: the pages hold the others.
-        views = selectors.table_views(rules, state, table.status, recipients, changed=move.changed_rows)
-        # Each recipient's message is serialised here, once, as the text its pages are sent: the group message then
-        # carries strings (cheap for the channel layer to pack and unpack), and a connection forwards its own.
-        copies = {
-            transport.recipient(seat): transport.text(
-                {"type": "event", "seq": seq, "events": censor_all(events, seat), "view": view, "table": info}
-            )
-            for seat, view in views.items()
-        }
-        message = {"type": "table.event", "seq": seq, "copies": copies, "row": row_change}
+        made = recipients_copies(table, rules, move, players, seq, state) if copies is None else copies
+        message = {"type": "table.event", "seq": seq, "copies": made, "row": row_change}
         transport.group_send(transport.table_group(table.id), message)
         send_dashboard_row(table, players)
 

@@ -654,3 +654,72 @@ async def test_the_next_move_on_this_process_is_decided_on_the_state_its_own_mov
     assert copy.row[table_rows._state_at()] is None
     assert copy.state == await _state(table.id)
     assert (await _state(table.id))["played"] == [card]
+
+
+@pytest.fixture
+def save_and_copies(monkeypatch) -> list[str]:
+    """In order: each statement handed to psycopg, each recipients' copies made, each save of a move returned."""
+    order: list[str] = []
+    execute, made = psycopg.AsyncConnection.execute, moves.recipients_copies
+
+    async def handed(self, query, *args: Any, **kwargs: Any):
+        order.append(str(query).split(" ", 1)[0])
+        return await execute(self, query, *args, **kwargs)
+
+    def copies(*args: Any, **kwargs: Any) -> dict[str, str]:
+        order.append("copies")
+        return made(*args, **kwargs)
+
+    monkeypatch.setattr(psycopg.AsyncConnection, "execute", handed)
+    monkeypatch.setattr(moves, "recipients_copies", copies)
+    for name in ("save_move_on", "save_move_if_unchanged_on"):
+        save = getattr(table_rows, name)
+
+        async def returned(*args: Any, save=save, **kwargs: Any):
+            saved = await save(*args, **kwargs)
+            order.append("saved")
+            return saved
+
+        monkeypatch.setattr(table_rows, name, returned)
+    return order
+
+
+@pytest.mark.parametrize("copy", [False, True], ids=["read", "copy"])
+async def test_the_broadcast_is_made_while_the_save_is_on_its_way(table, save_and_copies, copy):
+    """The save waits on PostgreSQL's write and flush of the log: the copies for the pages are made meanwhile, after
+    the save's statements were handed over and before their answer is taken, and are sent only after it."""
+    users = await db(seated)(table)
+    await asyncdb.pool()
+    if copy:  # the next move is decided on the copy this one leaves
+        await loop_moves.apply_action(table.id, users[0], {"type": "say", "word": "λόγος"})
+    save_and_copies.clear()
+    deferred = await loop_moves.apply_action(table.id, users[0], {"type": "draw"})
+    expected = ["WITH", "copies", "saved"] if copy else ["BEGIN", "SELECT", "WITH", "COMMIT", "copies", "saved"]
+    assert save_and_copies == expected
+    assert [m["seq"] for _, m in deferred.messages if m["type"] == "table.event"] == [table.version + 1 + copy]
+
+
+@pytest.mark.parametrize("copy", [False, True], ids=["read", "copy"])
+async def test_copies_that_fail_leave_the_save_to_finish_and_the_connection_clean(table, monkeypatch, copy, caplog):
+    users = await db(seated)(table)
+    start = table.version
+    if copy:
+        await loop_moves.apply_action(table.id, users[0], {"type": "say", "word": "λόγος"})
+        start += 1
+    made = moves.recipients_copies
+
+    def broken(*args: Any, **kwargs: Any) -> dict[str, str]:
+        raise RuntimeError("no copies")
+
+    monkeypatch.setattr(moves, "recipients_copies", broken)
+    with pytest.raises(RuntimeError, match="no copies"):
+        await loop_moves.apply_action(table.id, users[0], {"type": "draw"})
+    # The save was on its way and was awaited: the move stands, as it would had the broadcast failed after it.
+    assert await db(selectors.table_version)(table.id) == start + 1
+    pool = await asyncdb.pool()
+    assert pool is not None
+    assert pool.get_stats()["pool_available"] == pool.get_stats()["pool_size"]
+    monkeypatch.setattr(moves, "recipients_copies", made)
+    card = (await _state(table.id))["hands"][0][0]
+    await asyncio.wait_for(loop_moves.apply_action(table.id, users[0], {"type": "play", "card": card}), timeout=5)
+    assert await db(selectors.table_version)(table.id) == start + 2
