@@ -1,0 +1,174 @@
+"""Where a move's round trip goes, stage by stage, beside the bare echo's, in the same run.
+
+    .venv/bin/python bench/live/stages.py [--window 30] [--think 1.0] [--loop uvloop|asyncio] [--redis-db 5]
+
+``scale.py``'s quiet phase (50 Palabras Cortas tables × 4 seats and 50 echo rooms × 4 sockets, about one move or
+echo a second each, on two app and two echo processes), served by ``bench.live.stage_marks``: the same app and echo,
+whose processes write down the moment each move (and each echo) passes each stage. A move's stages, on the server:
+
+- decided: from the frame reaching its consumer to the save's call (checks, the rules, the new version);
+- saved: the save, one round trip to PostgreSQL (the statement, and the commit's flush of the log);
+- handed back: from the save's return to the consumer having the broadcasts to send;
+- to the first page's process: the publish to Redis and Redis's delivery to the server processes;
+- forwarded to every page: from the first consumer of the group that has it to the last that has sent its copy.
+
+The echo has only the last two, with "received" in place of "handed back". Each figure is the median (and the 90th
+percentile) over the moves of the window; the client's round trips (from the send to the last seat's frame) are
+printed above them, as ``scale.py`` prints them. Writing the marks costs each process a line of a file per mark.
+"""
+
+import argparse
+import asyncio
+import sys
+import tempfile
+from collections import defaultdict
+from contextlib import ExitStack
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from bench.live.run import (  # noqa: E402
+    LOOPS,
+    build_world,
+    daphne,
+    log_directory,
+    migrate,
+    percentile,
+    raise_file_limit,
+    scratch_database,
+    scratch_redis,
+    server_env,
+    server_problems,
+)
+from bench.live.scale import QUIET_TABLES, WARM_UP_MOVES, Load, run_then_close  # noqa: E402
+
+Mark = tuple[float, int, str, str, int]  # time, pid, mark, key, seq
+
+
+def read_marks(directory: Path) -> list[Mark]:
+    marks = []
+    for path in directory.glob("*.txt"):
+        for line in path.read_text().splitlines():
+            at, pid, name, key, seq = line.split()
+            marks.append((float(at), int(pid), name, key, int(seq)))
+    return sorted(marks)
+
+
+def passages(marks: list[Mark], seats: int = 4) -> dict[str, list[dict[str, list[Mark]]]]:
+    """Each key's (table's or echo room's) marks cut at every ``received``: one move (or echo) each, kept when it
+    reached every seat (``seats`` forwarded marks). Keys of tables start with ``t``; the rest are echo rooms."""
+    by_key: dict[str, list[Mark]] = defaultdict(list)
+    for found in marks:
+        by_key[found[3]].append(found)
+    kept: dict[str, list[dict[str, list[Mark]]]] = {"moves": [], "echoes": []}
+    for key, found in by_key.items():
+        passage: dict[str, list[Mark]] | None = None
+        for one in [*found, None]:
+            if one is None or one[2] == "received":
+                if passage is not None and len(passage.get("forwarded", [])) >= seats:
+                    kept["moves" if key.startswith("t") else "echoes"].append(passage)
+                passage = None if one is None else {"received": [one]}
+            elif passage is not None:
+                passage.setdefault(one[2], []).append(one)
+    return kept
+
+
+async def window(load: Load, args: argparse.Namespace, marks_dir: Path) -> dict:
+    """``scale.py``'s quiet phase, with the marks of the timed moves and echoes only (the warm-up's are dropped)."""
+    await load.grow(QUIET_TABLES, QUIET_TABLES)
+    await load.play(QUIET_TABLES, QUIET_TABLES, WARM_UP_MOVES, args.think)
+    for path in marks_dir.glob("*.txt"):
+        path.write_text("")  # each process appends: it goes on writing from the start
+    moves, echoes, errors = await load.play(QUIET_TABLES, QUIET_TABLES, round(args.window / args.think), args.think)
+    return {"moves": moves, "echoes": echoes, "errors": errors, "marks": read_marks(marks_dir)}
+
+
+def _first(passage: dict[str, list[Mark]], name: str) -> float:
+    return min(found[0] for found in passage[name])
+
+
+def _last(passage: dict[str, list[Mark]], name: str) -> float:
+    return max(found[0] for found in passage[name])
+
+
+def stages(kept: dict[str, list[dict[str, list[Mark]]]]) -> list[tuple[str, list[float], list[float]]]:
+    """(stage, the moves' durations in ms, the echoes' durations in ms); an empty list where the echo has no such
+    stage."""
+    moves = [p for p in kept["moves"] if "save" in p and "saved" in p and "handed" in p]
+    echoes = kept["echoes"]
+
+    def of(passages: list, start: str, end: str, last: bool = False) -> list[float]:
+        ends = _last if last else _first
+        return [(ends(p, end) - _first(p, start)) * 1000 for p in passages]
+
+    return [
+        ("decided", of(moves, "received", "save"), []),
+        ("saved (PostgreSQL)", of(moves, "save", "saved"), []),
+        ("handed back", of(moves, "saved", "handed"), []),
+        ("to the first page's process", of(moves, "handed", "arrived"), of(echoes, "received", "arrived")),
+        ("forwarded to every page", of(moves, "arrived", "forwarded", True), of(echoes, "arrived", "forwarded", True)),
+        ("on the servers in all", of(moves, "received", "forwarded", True), of(echoes, "received", "forwarded", True)),
+    ]
+
+
+def _figure(values: list[float]) -> str:
+    return f"{percentile(values, 50):6.2f} / {percentile(values, 90):6.2f}" if values else f"{'':15}"
+
+
+def parse_args() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--think", type=float, default=1.0, help="seconds between a table's moves")
+    parser.add_argument("--window", type=float, default=30, help="seconds of play timed")
+    parser.add_argument("--settings", default="config.settings.base")
+    parser.add_argument("--redis-db", type=int, default=5)
+    parser.add_argument("--loop", choices=LOOPS, default="uvloop", help="every server's event loop")
+    return parser.parse_args()
+
+
+def main() -> int:
+    args = parse_args()
+    raise_file_limit(QUIET_TABLES * 4 * 2 + 1000)
+    with (
+        log_directory() as logs,
+        scratch_database() as database_url,
+        scratch_redis(args.redis_db) as redis_url,
+        tempfile.TemporaryDirectory() as marks_dir,
+    ):
+        env = {**server_env(database_url, redis_url, args.settings), "STAGES_DIR": marks_dir}
+        print("Migrating and creating classes, students and lessons…", flush=True)
+        migrate(env)
+        plans = build_world(env, QUIET_TABLES, 4)
+        with ExitStack() as servers:
+            app = [
+                servers.enter_context(daphne("bench.live.stage_marks:application", env, logs, loop=args.loop))
+                for _ in range(2)
+            ]
+            echo = [
+                servers.enter_context(daphne("bench.live.stage_marks:echo", env, logs, loop=args.loop))
+                for _ in range(2)
+            ]
+            print("Moves and echoes side by side…", flush=True)
+            load = Load(plans, app, echo)
+            timed = asyncio.run(run_then_close(load, window(load, args, Path(marks_dir))))
+        problems = server_problems(logs)
+        kept = passages(timed["marks"])
+    moves, echoes = timed["moves"], timed["echoes"]
+    print(
+        f"\nA move's stages beside the echo's: {QUIET_TABLES} tables and {QUIET_TABLES} echo rooms, {args.window:.0f} s"
+    )
+    print(
+        f"  client round trip p50 / p99: move {percentile(moves, 50):.1f} / {percentile(moves, 99):.1f} ms, "
+        f"echo {percentile(echoes, 50):.1f} / {percentile(echoes, 99):.1f} ms; errors {timed['errors']}"
+    )
+    print(f"  {'stage (ms, p50 / p90)':34} {'move':>15}   {'echo':>15}")
+    for name, of_moves, of_echoes in stages(kept):
+        print(f"  {name:34} {_figure(of_moves)}   {_figure(of_echoes)}")
+    print(f"  ({len(kept['moves'])} moves and {len(kept['echoes'])} echoes reached every seat in the window)")
+    if problems:
+        print(f"  server log errors: {sum(problems.values())}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
