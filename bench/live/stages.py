@@ -28,19 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from bench.live.run import (  # noqa: E402
-    LOOPS,
-    build_world,
-    daphne,
-    log_directory,
-    migrate,
-    percentile,
-    raise_file_limit,
-    scratch_database,
-    scratch_redis,
-    server_env,
-    server_problems,
-)
+from bench.live import run  # noqa: E402
 from bench.live.scale import QUIET_TABLES, WARM_UP_MOVES, Load, run_then_close  # noqa: E402
 
 Mark = tuple[float, int, str, str, int]  # time, pid, mark, key, seq
@@ -113,7 +101,7 @@ def stages(kept: dict[str, list[dict[str, list[Mark]]]]) -> list[tuple[str, list
 
 
 def _figure(values: list[float]) -> str:
-    return f"{percentile(values, 50):6.2f} / {percentile(values, 90):6.2f}" if values else f"{'':15}"
+    return f"{run.percentile(values, 50):6.2f} / {run.percentile(values, 90):6.2f}" if values else f"{'':15}"
 
 
 def parse_args() -> argparse.Namespace:
@@ -122,44 +110,44 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--window", type=float, default=30, help="seconds of play timed")
     parser.add_argument("--settings", default="config.settings.base")
     parser.add_argument("--redis-db", type=int, default=5)
-    parser.add_argument("--loop", choices=LOOPS, default="uvloop", help="every server's event loop")
+    parser.add_argument("--loop", choices=run.LOOPS, default="uvloop", help="every server's event loop")
     return parser.parse_args()
 
 
 def main() -> int:
     args = parse_args()
-    raise_file_limit(QUIET_TABLES * 4 * 2 + 1000)
+    run.raise_file_limit(QUIET_TABLES * 4 * 2 + 1000)
     with (
-        log_directory() as logs,
-        scratch_database() as database_url,
-        scratch_redis(args.redis_db) as redis_url,
+        run.log_directory() as logs,
+        run.scratch_database() as database_url,
+        run.scratch_redis(args.redis_db) as redis_url,
         tempfile.TemporaryDirectory() as marks_dir,
     ):
-        env = {**server_env(database_url, redis_url, args.settings), "STAGES_DIR": marks_dir}
+        env = {**run.server_env(database_url, redis_url, args.settings), "STAGES_DIR": marks_dir}
         print("Migrating and creating classes, students and lessons…", flush=True)
-        migrate(env)
-        plans = build_world(env, QUIET_TABLES, 4)
+        run.migrate(env)
+        plans = run.build_world(env, QUIET_TABLES, 4)
         with ExitStack() as servers:
             app = [
-                servers.enter_context(daphne("bench.live.stage_marks:application", env, logs, loop=args.loop))
+                servers.enter_context(run.daphne("bench.live.stage_marks:application", env, logs, loop=args.loop))
                 for _ in range(2)
             ]
             echo = [
-                servers.enter_context(daphne("bench.live.stage_marks:echo", env, logs, loop=args.loop))
+                servers.enter_context(run.daphne("bench.live.stage_marks:echo", env, logs, loop=args.loop))
                 for _ in range(2)
             ]
             print("Moves and echoes side by side…", flush=True)
             load = Load(plans, app, echo)
             timed = asyncio.run(run_then_close(load, window(load, args, Path(marks_dir))))
-        problems = server_problems(logs)
+        problems = run.server_problems(logs)
         kept = passages(timed["marks"])
     moves, echoes = timed["moves"], timed["echoes"]
     print(
         f"\nA move's stages beside the echo's: {QUIET_TABLES} tables and {QUIET_TABLES} echo rooms, {args.window:.0f} s"
     )
     print(
-        f"  client round trip p50 / p99: move {percentile(moves, 50):.1f} / {percentile(moves, 99):.1f} ms, "
-        f"echo {percentile(echoes, 50):.1f} / {percentile(echoes, 99):.1f} ms; errors {timed['errors']}"
+        f"  client round trip p50 / p99: move {run.percentile(moves, 50):.1f} / {run.percentile(moves, 99):.1f} ms, "
+        f"echo {run.percentile(echoes, 50):.1f} / {run.percentile(echoes, 99):.1f} ms; errors {timed['errors']}"
     )
     print(f"  {'stage (ms, p50 / p90)':34} {'move':>15}   {'echo':>15}")
     for name, of_moves, of_echoes in stages(kept):
