@@ -31,6 +31,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
@@ -138,9 +139,13 @@ class Load:
 
 
 # -- phases ---------------------------------------------------------------------------------------------------------
-async def quiet(load: Load, args) -> dict:
+async def quiet(load: Load, args, warmed: Callable[[], None] | None = None) -> dict:
+    """``QUIET_TABLES`` tables and echo rooms side by side for ``args.window`` seconds; ``warmed`` is called once the
+    untimed warm-up is over."""
     await load.grow(QUIET_TABLES, QUIET_TABLES)
     await load.play(QUIET_TABLES, QUIET_TABLES, WARM_UP_MOVES, args.think)  # connections, caches (not timed)
+    if warmed is not None:
+        warmed()
     moves, echoes, errors = await load.play(QUIET_TABLES, QUIET_TABLES, round(args.window / args.think), args.think)
     return {"moves": moves, "echoes": echoes, "errors": errors}
 

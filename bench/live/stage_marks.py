@@ -5,9 +5,9 @@ each echo) written down as they pass.
     daphne bench.live.stage_marks:echo             (the bare echo)
 
 Nothing of the app is changed but for wrappers set here, at import, around the functions a move passes through
-(the server processes of this benchmark only). Each mark is one line, ``<time> <pid> <mark> <key> <seq>``, appended
-to a file of its own per process in ``$STAGES_DIR``; the time is ``time.perf_counter()``, the machine's monotonic
-clock, the same in every process. ``key`` is the table's id (``t<id>``) or the echo room's group.
+(the server processes of this benchmark only). Each mark is one line, ``<time> <mark> <key>``, appended to a file
+of its own per process in ``$STAGES_DIR``; the time is ``time.perf_counter()``, the machine's monotonic clock, the
+same in every process. ``key`` is the table's id (``t<id>``) or the echo room's group.
 
 Marks: ``received`` (a frame reached its consumer), ``save`` (the move's save called), ``saved`` (it returned),
 ``handed`` (the consumer has the move's broadcasts to send), ``arrived`` (a broadcast reached a consumer of the
@@ -15,104 +15,74 @@ group), ``forwarded`` (that consumer has sent its copy to its page).
 """
 
 import functools
+import importlib
 import os
 import time
+from collections.abc import Callable
 from typing import Any
 
 _out: Any = None
 _installed: set[str] = set()
 
 
-def mark(name: str, key: str, seq: int = -1) -> None:
+def mark(name: str, key: str) -> None:
     global _out
     if _out is None:
         _out = open(os.path.join(os.environ["STAGES_DIR"], f"{os.getpid()}.txt"), "a", buffering=1)  # noqa: SIM115
-    _out.write(f"{time.perf_counter():.6f} {os.getpid()} {name} {key} {seq}\n")
+    _out.write(f"{time.perf_counter():.6f} {name} {key}\n")
 
 
-def _table_key(consumer: Any) -> str:
-    return f"t{getattr(consumer, 'table_id', 0)}"
+def _around(owner: Any, attribute: str, key: Callable[..., str], called: str | None, returned: str | None) -> None:
+    """Wrap the coroutine function ``owner.attribute``: mark ``called`` as it is called and ``returned`` as it
+    returns, under the key ``key(*its arguments)``."""
+    inner = getattr(owner, attribute)
+
+    @functools.wraps(inner)
+    async def wrapped(*args: Any, **kwargs: Any) -> Any:
+        if called:
+            mark(called, key(*args, **kwargs))
+        result = await inner(*args, **kwargs)
+        if returned:
+            mark(returned, key(*args, **kwargs))
+        return result
+
+    setattr(owner, attribute, wrapped)
 
 
 def _install_app() -> None:
-    from config.websocket import JsonConsumer
     from games.consumers import TableConsumer
     from games.services import loop_moves, table_rows
 
-    receive = JsonConsumer.receive
+    def of_consumer(consumer: Any, *args: Any, **kwargs: Any) -> str:
+        return f"t{consumer.table_id}"
 
-    @functools.wraps(receive)
-    async def received(self: Any, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if isinstance(self, TableConsumer):
-            mark("received", _table_key(self))
-        await receive(self, text_data, bytes_data)
-
-    JsonConsumer.receive = received  # type: ignore[method-assign]
-
+    _around(TableConsumer, "receive", of_consumer, "received", None)
     for name in ("save_move_on", "save_move_if_unchanged_on"):
-        save = getattr(table_rows, name)
-
-        @functools.wraps(save)
-        async def saving(conn: Any, row: Any, table: Any, *args: Any, save: Any = save) -> Any:
-            mark("save", f"t{table.id}")
-            saved = await save(conn, row, table, *args)
-            mark("saved", f"t{table.id}")
-            return saved
-
-        setattr(table_rows, name, saving)
-
-    apply_action = loop_moves.apply_action
-
-    @functools.wraps(apply_action)
-    async def handed(table_id: int, *args: Any) -> Any:
-        deferred = await apply_action(table_id, *args)
-        mark("handed", f"t{table_id}")
-        return deferred
-
-    loop_moves.apply_action = handed  # type: ignore[assignment]
-
-    table_event = TableConsumer.table_event
-
-    @functools.wraps(table_event)
-    async def forwarded(self: Any, message: dict[str, Any]) -> None:
-        mark("arrived", _table_key(self), message["seq"])
-        await table_event(self, message)
-        mark("forwarded", _table_key(self), message["seq"])
-
-    TableConsumer.table_event = forwarded  # type: ignore[method-assign]
+        _around(table_rows, name, lambda conn, row, table, *args: f"t{table.id}", "save", "saved")
+    _around(loop_moves, "apply_action", lambda table_id, *args: f"t{table_id}", None, "handed")
+    _around(TableConsumer, "table_event", of_consumer, "arrived", "forwarded")
 
 
 def _install_echo() -> None:
     from bench.live.echo import EchoConsumer
 
-    receive, echo_message = EchoConsumer.receive, EchoConsumer.echo_message
+    def of_room(consumer: Any, *args: Any, **kwargs: Any) -> str:
+        return consumer.group
 
-    async def received(self: Any, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        mark("received", self.group)
-        await receive(self, text_data, bytes_data)
+    _around(EchoConsumer, "receive", of_room, "received", None)
+    _around(EchoConsumer, "echo_message", of_room, "arrived", "forwarded")
 
-    async def forwarded(self: Any, message: dict) -> None:
-        mark("arrived", self.group)
-        await echo_message(self, message)
-        mark("forwarded", self.group)
 
-    EchoConsumer.receive, EchoConsumer.echo_message = received, forwarded  # type: ignore[method-assign]
+_SERVED = {"application": ("config.asgi", _install_app), "echo": ("bench.live.echo", _install_echo)}
 
 
 def __getattr__(name: str) -> Any:
     """``application`` or ``echo``: each process imports the one it serves, and only its wrappers are set."""
-    if name == "application":
-        from config.asgi import application
-
-        if name not in _installed:
-            _installed.add(name)
-            _install_app()
-        return application
-    if name == "echo":
-        from bench.live.echo import application as echo_application
-
-        if name not in _installed:
-            _installed.add(name)
-            _install_echo()
-        return echo_application
-    raise AttributeError(name)
+    if name not in _SERVED:
+        raise AttributeError(name)
+    module, install = _SERVED[name]
+    served = importlib.import_module(module).application
+    if name not in _installed:
+        _installed.add(name)
+        install()
+    return served

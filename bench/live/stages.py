@@ -23,23 +23,24 @@ import sys
 import tempfile
 from collections import defaultdict
 from contextlib import ExitStack
+from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from bench.live import run  # noqa: E402
-from bench.live.scale import QUIET_TABLES, WARM_UP_MOVES, Load, run_then_close  # noqa: E402
+from bench.live.scale import QUIET_TABLES, Load, quiet, run_then_close  # noqa: E402
 
-Mark = tuple[float, int, str, str, int]  # time, pid, mark, key, seq
+Mark = tuple[float, str, str]  # time, mark, key
 
 
 def read_marks(directory: Path) -> list[Mark]:
     marks = []
     for path in directory.glob("*.txt"):
         for line in path.read_text().splitlines():
-            at, pid, name, key, seq = line.split()
-            marks.append((float(at), int(pid), name, key, int(seq)))
+            at, name, key = line.split()
+            marks.append((float(at), name, key))
     return sorted(marks)
 
 
@@ -48,28 +49,24 @@ def passages(marks: list[Mark], seats: int = 4) -> dict[str, list[dict[str, list
     reached every seat (``seats`` forwarded marks). Keys of tables start with ``t``; the rest are echo rooms."""
     by_key: dict[str, list[Mark]] = defaultdict(list)
     for found in marks:
-        by_key[found[3]].append(found)
+        by_key[found[2]].append(found)
     kept: dict[str, list[dict[str, list[Mark]]]] = {"moves": [], "echoes": []}
     for key, found in by_key.items():
         passage: dict[str, list[Mark]] | None = None
         for one in [*found, None]:
-            if one is None or one[2] == "received":
+            if one is None or one[1] == "received":
                 if passage is not None and len(passage.get("forwarded", [])) >= seats:
                     kept["moves" if key.startswith("t") else "echoes"].append(passage)
                 passage = None if one is None else {"received": [one]}
             elif passage is not None:
-                passage.setdefault(one[2], []).append(one)
+                passage.setdefault(one[1], []).append(one)
     return kept
 
 
-async def window(load: Load, args: argparse.Namespace, marks_dir: Path) -> dict:
-    """``scale.py``'s quiet phase, with the marks of the timed moves and echoes only (the warm-up's are dropped)."""
-    await load.grow(QUIET_TABLES, QUIET_TABLES)
-    await load.play(QUIET_TABLES, QUIET_TABLES, WARM_UP_MOVES, args.think)
+def forget_marks(marks_dir: Path) -> None:
+    """Drop the marks written so far (the warm-up's): each process appends, so it goes on from the start."""
     for path in marks_dir.glob("*.txt"):
-        path.write_text("")  # each process appends: it goes on writing from the start
-    moves, echoes, errors = await load.play(QUIET_TABLES, QUIET_TABLES, round(args.window / args.think), args.think)
-    return {"moves": moves, "echoes": echoes, "errors": errors, "marks": read_marks(marks_dir)}
+        path.write_text("")
 
 
 def _first(passage: dict[str, list[Mark]], name: str) -> float:
@@ -138,9 +135,10 @@ def main() -> int:
             ]
             print("Moves and echoes side by side…", flush=True)
             load = Load(plans, app, echo)
-            timed = asyncio.run(run_then_close(load, window(load, args, Path(marks_dir))))
+            timed = asyncio.run(run_then_close(load, quiet(load, args, partial(forget_marks, Path(marks_dir)))))
+            marks = read_marks(Path(marks_dir))
         problems = run.server_problems(logs)
-        kept = passages(timed["marks"])
+        kept = passages(marks)
     moves, echoes = timed["moves"], timed["echoes"]
     print(
         f"\nA move's stages beside the echo's: {QUIET_TABLES} tables and {QUIET_TABLES} echo rooms, {args.window:.0f} s"
