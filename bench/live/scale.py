@@ -139,14 +139,20 @@ class Load:
 
 
 # -- phases ---------------------------------------------------------------------------------------------------------
-async def quiet(load: Load, args, warmed: Callable[[], None] | None = None) -> dict:
-    """``QUIET_TABLES`` tables and echo rooms side by side for ``args.window`` seconds; ``warmed`` is called once the
-    untimed warm-up is over."""
-    await load.grow(QUIET_TABLES, QUIET_TABLES)
-    await load.play(QUIET_TABLES, QUIET_TABLES, WARM_UP_MOVES, args.think)  # connections, caches (not timed)
+async def quiet(
+    load: Load,
+    args,
+    warmed: Callable[[], None] | None = None,
+    tables: int = QUIET_TABLES,
+    rooms: int = QUIET_TABLES,
+) -> dict:
+    """``tables`` tables and ``rooms`` echo rooms side by side for ``args.window`` seconds; ``warmed`` is called once
+    the untimed warm-up is over."""
+    await load.grow(tables, rooms)
+    await load.play(tables, rooms, WARM_UP_MOVES, args.think)  # connections, caches (not timed)
     if warmed is not None:
         warmed()
-    moves, echoes, errors = await load.play(QUIET_TABLES, QUIET_TABLES, round(args.window / args.think), args.think)
+    moves, echoes, errors = await load.play(tables, rooms, round(args.window / args.think), args.think)
     return {"moves": moves, "echoes": echoes, "errors": errors}
 
 

@@ -1,10 +1,14 @@
 """Where a move's round trip goes, stage by stage, beside the bare echo's, in the same run.
 
-    .venv/bin/python bench/live/stages.py [--window 30] [--think 1.0] [--loop uvloop|asyncio] [--redis-db 5]
+    .venv/bin/python bench/live/stages.py [--window 30] [--think 1.0] [--tables 50] [--rooms 50]
+                                          [--loop uvloop|asyncio] [--redis-db 5]
 
 ``scale.py``'s quiet phase (50 Palabras Cortas tables × 4 seats and 50 echo rooms × 4 sockets, about one move or
 echo a second each, on two app and two echo processes), served by ``bench.live.stage_marks``: the same app and echo,
-whose processes write down the moment each move (and each echo) passes each stage. A move's stages, on the server:
+whose processes write down the moment each move (and each echo) passes each stage. ``--tables`` and ``--rooms``
+change the load: ``--tables 300 --rooms 0`` is ``scale.py``'s capacity step of 300 moves a second, whose servers'
+share of the round trip can then be told from the benchmark's own client's (which shares the two cores with them).
+A move's stages, on the server:
 
 - decided: from the frame reaching its consumer to the save's call (checks, the rules, the new version);
 - saved: the save, one round trip to PostgreSQL (the statement, and the commit's flush of the log);
@@ -12,8 +16,8 @@ whose processes write down the moment each move (and each echo) passes each stag
 - to the first page's process: the publish to Redis and Redis's delivery to the server processes;
 - forwarded to every page: from the first consumer of the group that has it to the last that has sent its copy.
 
-The echo has only the last two, with "received" in place of "handed back". Each figure is the median (and the 90th
-percentile) over the moves of the window; the client's round trips (from the send to the last seat's frame) are
+The echo has only the last two, with "received" in place of "handed back". Each figure is the median (and the 90th and
+99th percentiles) over the moves of the window; the client's round trips (from the send to the last seat's frame) are
 printed above them, as ``scale.py`` prints them. Writing the marks costs each process a line of a file per mark.
 """
 
@@ -98,13 +102,17 @@ def stages(kept: dict[str, list[dict[str, list[Mark]]]]) -> list[tuple[str, list
 
 
 def _figure(values: list[float]) -> str:
-    return f"{run.percentile(values, 50):6.2f} / {run.percentile(values, 90):6.2f}" if values else f"{'':15}"
+    if not values:
+        return f"{'':22}"
+    return " / ".join(f"{run.percentile(values, p):6.2f}" for p in (50, 90, 99))
 
 
 def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--think", type=float, default=1.0, help="seconds between a table's moves")
     parser.add_argument("--window", type=float, default=30, help="seconds of play timed")
+    parser.add_argument("--tables", type=int, default=QUIET_TABLES, help="tables playing at once")
+    parser.add_argument("--rooms", type=int, default=QUIET_TABLES, help="echo rooms echoing at once")
     parser.add_argument("--settings", default="config.settings.base")
     parser.add_argument("--redis-db", type=int, default=5)
     parser.add_argument("--loop", choices=run.LOOPS, default="uvloop", help="every server's event loop")
@@ -113,7 +121,7 @@ def parse_args() -> argparse.Namespace:
 
 def main() -> int:
     args = parse_args()
-    run.raise_file_limit(QUIET_TABLES * 4 * 2 + 1000)
+    run.raise_file_limit((args.tables + args.rooms) * 4 + 1000)
     with (
         run.log_directory() as logs,
         run.scratch_database() as database_url,
@@ -123,7 +131,7 @@ def main() -> int:
         env = {**run.server_env(database_url, redis_url, args.settings), "STAGES_DIR": marks_dir}
         print("Migrating and creating classes, students and lessons…", flush=True)
         run.migrate(env)
-        plans = run.build_world(env, QUIET_TABLES, 4)
+        plans = run.build_world(env, args.tables, 4)
         with ExitStack() as servers:
             app = [
                 servers.enter_context(run.daphne("bench.live.stage_marks:application", env, logs, loop=args.loop))
@@ -135,19 +143,21 @@ def main() -> int:
             ]
             print("Moves and echoes side by side…", flush=True)
             load = Load(plans, app, echo)
-            timed = asyncio.run(run_then_close(load, quiet(load, args, partial(forget_marks, Path(marks_dir)))))
+            warmed = partial(forget_marks, Path(marks_dir))
+            timed = asyncio.run(run_then_close(load, quiet(load, args, warmed, args.tables, args.rooms)))
             marks = read_marks(Path(marks_dir))
         problems = run.server_problems(logs)
         kept = passages(marks)
     moves, echoes = timed["moves"], timed["echoes"]
     print(
-        f"\nA move's stages beside the echo's: {QUIET_TABLES} tables and {QUIET_TABLES} echo rooms, {args.window:.0f} s"
+        f"\nA move's stages beside the echo's: {args.tables} tables and {args.rooms} echo rooms, "
+        f"one move (echo) each every {args.think:g} s, {args.window:.0f} s"
     )
     print(
         f"  client round trip p50 / p99: move {run.percentile(moves, 50):.1f} / {run.percentile(moves, 99):.1f} ms, "
         f"echo {run.percentile(echoes, 50):.1f} / {run.percentile(echoes, 99):.1f} ms; errors {timed['errors']}"
     )
-    print(f"  {'stage (ms, p50 / p90)':34} {'move':>15}   {'echo':>15}")
+    print(f"  {'stage (ms, p50 / p90 / p99)':34} {'move':>22}   {'echo':>22}")
     for name, of_moves, of_echoes in stages(kept):
         print(f"  {name:34} {_figure(of_moves)}   {_figure(of_echoes)}")
     print(f"  ({len(kept['moves'])} moves and {len(kept['echoes'])} echoes reached every seat in the window)")
