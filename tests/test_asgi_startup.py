@@ -12,19 +12,33 @@ PROBE = """
 import gc, json
 import config.asgi
 frozen = gc.get_freeze_count()
+threshold = gc.get_threshold()
 gc.unfreeze()
-print(json.dumps({"frozen": frozen, "tracked": len(gc.get_objects())}))
+print(json.dumps({"frozen": frozen, "tracked": len(gc.get_objects()), "threshold": threshold}))
 """
+
+
+def start_up(**env: str) -> dict:
+    """What a fresh process that imports the ASGI application, as Daphne does, reports of its garbage collector."""
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.test", **env}
+    done = subprocess.run([sys.executable, "-c", PROBE], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def test_start_up_objects_are_frozen_out_of_the_garbage_collector():
     """A full collection on the event loop must not walk Django and the apps' modules again and again: a fresh
     process that imports the ASGI application has frozen (nearly) everything it made while starting."""
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.test"}
-    done = subprocess.run([sys.executable, "-c", PROBE], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
-    found = json.loads(done.stdout.strip().splitlines()[-1])
+    found = start_up()
     assert found["frozen"] > 50_000
     assert found["frozen"] >= 0.9 * found["tracked"]
+
+
+def test_start_up_sets_the_young_collection_threshold():
+    """Young collections every GC_YOUNG_THRESHOLD objects (default 5000, not Python's 700), the older generations'
+    thresholds left as Python has them; the setting from the environment reaches the server process."""
+    default = tuple(start_up()["threshold"])
+    assert default == (5000, 10, 10)
+    assert tuple(start_up(GC_YOUNG_THRESHOLD="700")["threshold"]) == (700, 10, 10)
 
 
 SERVE_PROBE = """

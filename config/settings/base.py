@@ -126,6 +126,9 @@ DATABASE_LOOP_CONNECTIONS = env.int("DATABASE_LOOP_CONNECTIONS", 4, validate=lam
 # The loop decides a move on its process's copy of the table's row and saves it in one round trip if the row has not
 # changed since: at most this many tables' rows are kept per process (a Grabble table's is about 20 kB).
 MOVE_TABLE_COPIES = env.int("MOVE_TABLE_COPIES", 2000, validate=lambda n: n >= 0)
+# A server process collects its young objects once this many more have been made than freed (config/asgi.py; Python's
+# default is 700). 0 would turn automatic collection off: refused.
+GC_YOUNG_THRESHOLD = env.int("GC_YOUNG_THRESHOLD", 5000, validate=lambda n: n >= 100)
 
 AUTH_USER_MODEL = "learning.User"
 AUTH_PASSWORD_VALIDATORS = [
