@@ -111,6 +111,39 @@ def test_a_value_that_cannot_be_read_stops_the_start_naming_the_variable():
         assert name in result.stderr
 
 
+def test_a_number_out_of_its_range_stops_the_start_naming_the_variable_and_the_range():
+    """Every bounded number of the settings is checked when they load, never taken as it is (a validator that only
+    returned False passed everything: marshmallow 4 counts only a raised error)."""
+    code = "import django; django.setup()"
+    refused = {
+        "PORT": ("0", "70000"),
+        "DATABASE_POOL_MAX_SIZE": ("0",),
+        "DATABASE_THREADS": ("0", "11"),  # at most DATABASE_POOL_MAX_SIZE, 10 by default
+        "DATABASE_LOOP_CONNECTIONS": ("0",),
+        "MOVE_TABLE_COPIES": ("-1",),
+        "GC_YOUNG_THRESHOLD": ("0", "99"),
+        "CELERY_WORKER_NICE": ("-1", "20"),
+        "BACKGROUND_SHARE_DURING_PLAY": ("0", "1.5"),
+    }
+    for name, values in refused.items():
+        for value in values:
+            result = run_django(code, {name: value})
+            assert result.returncode != 0, (name, value)
+            assert f'"{name}" invalid' in result.stderr, (name, value, result.stderr[-300:])
+            assert "Must be" in result.stderr
+    hsts = run_django(code, {**PRODUCTION, "DJANGO_HSTS_SECONDS": "-1"}, "config.settings.production")
+    assert hsts.returncode != 0
+    assert '"DJANGO_HSTS_SECONDS" invalid' in hsts.stderr
+    accepted = {
+        "PORT": "65535",
+        "DATABASE_THREADS": "10",
+        "GC_YOUNG_THRESHOLD": "100",
+        "BACKGROUND_SHARE_DURING_PLAY": "1",
+    }
+    for name, value in accepted.items():
+        assert run_django(code, {name: value}).returncode == 0, (name, value)
+
+
 def test_the_demo_teacher_is_never_created_under_production_settings():
     env = {k: v for k, v in os.environ.items() if k not in {"DJANGO_SETTINGS_MODULE", "DATABASE_URL"}}
     env.update(PRODUCTION, DJANGO_SETTINGS_MODULE="config.settings.production")

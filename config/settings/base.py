@@ -14,6 +14,7 @@ from pathlib import Path
 
 import dj_database_url
 from environs import Env
+from marshmallow.validate import Range
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -25,7 +26,7 @@ BASE_DIR = Path(__file__).resolve().parent.parent.parent
 env = Env()
 
 # The port `make run` serves on (and the demo's printed addresses use).
-PORT = env.int("PORT", 8000, validate=lambda n: 0 < n < 65536)
+PORT = env.int("PORT", 8000, validate=Range(min=1, max=65535))
 SECRET_KEY = env.str("DJANGO_SECRET_KEY", "dev-only-insecure-key-change-me")
 DEBUG = env.bool("DJANGO_DEBUG", True)
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver"])
@@ -91,7 +92,7 @@ TEMPLATES = [
 WSGI_APPLICATION = "config.wsgi.application"
 ASGI_APPLICATION = "config.asgi.application"
 
-DATABASE_POOL_MAX_SIZE = env.int("DATABASE_POOL_MAX_SIZE", 10, validate=lambda n: n >= 1)
+DATABASE_POOL_MAX_SIZE = env.int("DATABASE_POOL_MAX_SIZE", 10, validate=Range(min=1))
 DATABASES = {"default": dj_database_url.parse(env.str("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"))}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Row locks do not exist in SQLite; a generous timeout lets racing writers queue instead of failing.
@@ -115,20 +116,20 @@ else:
 # Threads of a server process that run the table consumer's database calls (config/dbthreads.py), each with a pooled
 # connection while it runs; the rest of the pool serves requests and Channels' own database thread.
 DATABASE_THREADS = env.int(
-    "DATABASE_THREADS", max(1, min(4, DATABASE_POOL_MAX_SIZE - 2)), validate=lambda n: 1 <= n <= DATABASE_POOL_MAX_SIZE
+    "DATABASE_THREADS", max(1, min(4, DATABASE_POOL_MAX_SIZE - 2)), validate=Range(min=1, max=DATABASE_POOL_MAX_SIZE)
 )
 
 # A student's move is played on the server's event loop with psycopg's async connections (config/asyncdb.py,
 # games/services/loop_moves.py), at most DATABASE_LOOP_CONNECTIONS per server process (a move holds one for its two
 # round trips); false puts every move back on the database threads. Only with PostgreSQL: SQLite stays on a thread.
 MOVES_ON_LOOP = env.bool("MOVES_ON_LOOP", True)
-DATABASE_LOOP_CONNECTIONS = env.int("DATABASE_LOOP_CONNECTIONS", 4, validate=lambda n: n >= 1)
+DATABASE_LOOP_CONNECTIONS = env.int("DATABASE_LOOP_CONNECTIONS", 4, validate=Range(min=1))
 # The loop decides a move on its process's copy of the table's row and saves it in one round trip if the row has not
 # changed since: at most this many tables' rows are kept per process (a Grabble table's is about 20 kB).
-MOVE_TABLE_COPIES = env.int("MOVE_TABLE_COPIES", 2000, validate=lambda n: n >= 0)
+MOVE_TABLE_COPIES = env.int("MOVE_TABLE_COPIES", 2000, validate=Range(min=0))
 # A server process collects its young objects once this many more have been made than freed (config/asgi.py; Python's
 # default is 700). 0 would turn automatic collection off: refused.
-GC_YOUNG_THRESHOLD = env.int("GC_YOUNG_THRESHOLD", 5000, validate=lambda n: n >= 100)
+GC_YOUNG_THRESHOLD = env.int("GC_YOUNG_THRESHOLD", 5000, validate=Range(min=100))
 
 AUTH_USER_MODEL = "learning.User"
 AUTH_PASSWORD_VALIDATORS = [
@@ -245,7 +246,7 @@ ROBOT_DELAY_MAX = env.float("ROBOT_DELAY_MAX", 2.5)
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # How much a worker lowers its CPU priority (0: not at all): live play on the same machine goes first.
-CELERY_WORKER_NICE = env.int("CELERY_WORKER_NICE", 10, validate=lambda n: 0 <= n <= 19)
+CELERY_WORKER_NICE = env.int("CELERY_WORKER_NICE", 10, validate=Range(min=0, max=19))
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 # Jobs record their progress and outcome on their own rows; nobody reads a task's result. Keeping results would also
@@ -255,7 +256,9 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_ACCEPT_CONTENT = ["json"]
 # While tables are playing (a move within LIVE_PLAY_WINDOW seconds), long jobs (imports, reports) work at most this
 # share of the time, pausing between batches (config/yielding.py): their database writes slow every move's commit.
-BACKGROUND_SHARE_DURING_PLAY = env.float("BACKGROUND_SHARE_DURING_PLAY", 0.25, validate=lambda x: 0 < x <= 1)
+BACKGROUND_SHARE_DURING_PLAY = env.float(
+    "BACKGROUND_SHARE_DURING_PLAY", 0.25, validate=Range(min=0, max=1, min_inclusive=False)
+)
 LIVE_PLAY_WINDOW = 60
 # Time limits of the long jobs, in seconds: past them the job is stopped and marked failed with a message.
 LEXICON_IMPORT_TIME_LIMIT = 20 * 60

@@ -1,5 +1,7 @@
 """Production settings: everything secret or host-specific must come from the environment."""
 
+from marshmallow.validate import Range
+
 from .base import *  # noqa: F403
 from .base import MIDDLEWARE, env
 
@@ -12,7 +14,7 @@ SESSION_COOKIE_SECURE = True
 CSRF_COOKIE_SECURE = True
 SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", True)
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-SECURE_HSTS_SECONDS = env.int("DJANGO_HSTS_SECONDS", 60 * 60 * 24 * 365, validate=lambda n: n >= 0)
+SECURE_HSTS_SECONDS = env.int("DJANGO_HSTS_SECONDS", 60 * 60 * 24 * 365, validate=Range(min=0))
 SECURE_HSTS_INCLUDE_SUBDOMAINS = True
 SECURE_HSTS_PRELOAD = True
 SECURE_CONTENT_TYPE_NOSNIFF = True
