@@ -34,7 +34,7 @@ application = ProtocolTypeRouter(
 # 35 ms on the event loop while every table of the process waited (bench/README.md, "Live play at scale").
 gc.freeze()
 # Under load a process keeps each table's state for about a second (the copy the next move is decided on), long
-# enough to outlive many young collections at Python's default of one every 700 objects: 4-5% of the process's CPU
-# went to collecting, and a full collection (50-100 ms with a thousand sockets open) came every 15 s. Less often,
+# enough to outlive many young collections at Python's default of one every 700 objects: about 4% of the process's
+# CPU went to collecting, and a full collection (50-105 ms with a thousand sockets open) came every 15 s. Less often,
 # most of those states are gone before the collector looks (bench/README.md, "the garbage collector under load").
 gc.set_threshold(settings.GC_YOUNG_THRESHOLD, *gc.get_threshold()[1:])
