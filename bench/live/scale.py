@@ -255,6 +255,65 @@ def background_jobs(path: Path, classroom_id: int, stop: threading.Event, done: 
         connections.close_all()
 
 
+@contextmanager
+def background_work(env: dict[str, str], logs: Path, lexicon_path: Path, classroom_id: int):
+    """A Celery worker with the import and class reports under way (``background_jobs``) for the ``with`` block; it
+    yields the dict in which the jobs note what finished, complete once the block is left."""
+    with celery_worker(env, logs):
+        stop, done = threading.Event(), {}
+        jobs = threading.Thread(target=background_jobs, args=(lexicon_path, classroom_id, stop, done))
+        jobs.start()
+        try:
+            under_way = time.monotonic() + 90  # timing starts once the worker has the import under way
+            while done.get("running") is None and time.monotonic() < under_way:
+                time.sleep(0.5)
+            yield done
+        finally:
+            stop.set()
+            jobs.join()
+
+
+def background_line(done: dict) -> str:
+    line = (
+        f"background: the worker started the import {done.get('running', float('nan')):.0f} s after it was "
+        f"asked; import {done.get('import')}, class reports done {done.get('reports')}"
+    )
+    if "wal" in done:
+        checkpoints, megabytes, syncs = done["wal"]
+        line += f"; in the window {megabytes:.0f} MB of write-ahead log, {syncs} flushes, {checkpoints} checkpoint(s)"
+    return line
+
+
+def wal_counters(database_url: str) -> tuple[int, float, int]:
+    """PostgreSQL's cluster-wide counts so far: checkpoints begun, megabytes of write-ahead log and its flushes
+    (``pg_stat_bgwriter``, or ``pg_stat_checkpointer`` from version 17, and ``pg_stat_wal``), to tell what the
+    background work made PostgreSQL write while a window was timed."""
+    import psycopg
+
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        if conn.info.server_version >= 170000:
+            checkpoints = "SELECT num_timed + num_requested FROM pg_stat_checkpointer"
+        else:
+            checkpoints = "SELECT checkpoints_timed + checkpoints_req FROM pg_stat_bgwriter"
+        (begun,) = conn.execute(checkpoints).fetchone() or (0,)
+        written, syncs = conn.execute("SELECT wal_bytes, wal_sync FROM pg_stat_wal").fetchone() or (0, 0)
+    return int(begun), float(written) / 1e6, int(syncs)
+
+
+def counted(database_url: str, done: dict) -> tuple[Callable[[], None], Callable[[], None]]:
+    """Two calls, at the start of a window and at its end, that note in ``done["wal"]`` what ``wal_counters`` counted
+    between them."""
+    first: list[tuple[int, float, int]] = []
+
+    def start() -> None:
+        first.append(wal_counters(database_url))
+
+    def end() -> None:
+        done["wal"] = tuple(b - a for a, b in zip(first[0], wal_counters(database_url), strict=True))
+
+    return start, end
+
+
 # -- main -----------------------------------------------------------------------------------------------------------
 def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -318,18 +377,12 @@ def main() -> int:
                     results[f"echo{servers_used}"] = asyncio.run(run_then_close(load, ramp(load, args, "echo")))
             if "background" in args.phases:
                 print("Background: an import and class reports on a Celery worker; moves and echoes…", flush=True)
-                with celery_worker(env, logs):
-                    stop, done = threading.Event(), {}
-                    jobs = threading.Thread(target=background_jobs, args=(lexicon_path, classroom_id, stop, done))
-                    jobs.start()
-                    under_way = time.monotonic() + 90  # timing starts once the worker has the import under way
-                    while done.get("running") is None and time.monotonic() < under_way:
-                        time.sleep(0.5)
+                with background_work(env, logs, lexicon_path, classroom_id) as done:
                     load = Load(plans, app, echo)
-                    results["background"] = asyncio.run(run_then_close(load, quiet(load, args)))
-                    stop.set()
-                    jobs.join()
-                    results["background"]["done"] = done
+                    start, end = counted(database_url, done)
+                    results["background"] = asyncio.run(run_then_close(load, quiet(load, args, start)))
+                    end()
+                results["background"]["done"] = done
         problems = server_problems(logs)
     report(args, results, problems)
     return 0
@@ -359,11 +412,7 @@ def report(args, results: dict, problems) -> None:
             f"errors {r['errors']}"
         )
         if "done" in r:
-            done = r["done"]
-            print(
-                f"  background: the worker started the import {done.get('running', float('nan')):.0f} s after it was "
-                f"asked; import {done.get('import')}, class reports done {done.get('reports')}"
-            )
+            print(f"  {background_line(r['done'])}")
     for servers in (1, 2):
         if f"moves{servers}" in results:
             moves = capacity(results[f"moves{servers}"], args.think)

@@ -1,13 +1,15 @@
 """Where a move's round trip goes, stage by stage, beside the bare echo's, in the same run.
 
     .venv/bin/python bench/live/stages.py [--window 30] [--think 1.0] [--tables 50] [--rooms 50]
-                                          [--loop uvloop|asyncio] [--redis-db 5]
+                                          [--loop uvloop|asyncio] [--redis-db 5] [--background [--entries N]]
 
 ``scale.py``'s quiet phase (50 Palabras Cortas tables × 4 seats and 50 echo rooms × 4 sockets, about one move or
 echo a second each, on two app and two echo processes), served by ``bench.live.stage_marks``: the same app and echo,
 whose processes write down the moment each move (and each echo) passes each stage. ``--tables`` and ``--rooms``
 change the load: ``--tables 300 --rooms 0`` is ``scale.py``'s capacity step of 300 moves a second, whose servers'
 share of the round trip can then be told from the benchmark's own client's (which shares the two cores with them).
+``--background`` times the window beside ``scale.py``'s background work (a lexicon import and class reports on a
+Celery worker of the project's settings), to tell where that work lengthens a move.
 A move's stages, on the server:
 
 - decided: from the frame reaching its consumer to the save's call (checks, the rules, the new version);
@@ -27,13 +29,12 @@ import sys
 import tempfile
 from collections import defaultdict
 from contextlib import ExitStack
-from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from bench.live import run  # noqa: E402
+from bench.live import run, scale  # noqa: E402
 from bench.live.scale import QUIET_TABLES, Load, quiet, run_then_close  # noqa: E402
 
 Mark = tuple[float, str, str]  # time, mark, key
@@ -116,6 +117,12 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--settings", default="config.settings.base")
     parser.add_argument("--redis-db", type=int, default=5)
     parser.add_argument("--loop", choices=run.LOOPS, default="uvloop", help="every server's event loop")
+    parser.add_argument(
+        "--background",
+        action="store_true",
+        help="time the window beside scale.py's background work (an import and class reports on a Celery worker)",
+    )
+    parser.add_argument("--entries", type=int, default=1_000_000, help="entries of the background lexicon import")
     return parser.parse_args()
 
 
@@ -132,6 +139,9 @@ def main() -> int:
         print("Migrating and creating classes, students and lessons…", flush=True)
         run.migrate(env)
         plans = run.build_world(env, args.tables, 4)
+        if args.background:
+            print("Preparing the background work (lexicon file, a class with 100,000 encounters)…", flush=True)
+            lexicon_path, classroom_id = scale.prepare_background(args.entries, Path(marks_dir))
         with ExitStack() as servers:
             app = [
                 servers.enter_context(run.daphne("bench.live.stage_marks:application", env, logs, loop=args.loop))
@@ -141,10 +151,21 @@ def main() -> int:
                 servers.enter_context(run.daphne("bench.live.stage_marks:echo", env, logs, loop=args.loop))
                 for _ in range(2)
             ]
+            done = None
+            start, end = (lambda: None), (lambda: None)
+            if args.background:
+                print("Background: an import and class reports on a Celery worker…", flush=True)
+                done = servers.enter_context(scale.background_work(env, logs, lexicon_path, classroom_id))
+                start, end = scale.counted(database_url, done)
             print("Moves and echoes side by side…", flush=True)
             load = Load(plans, app, echo)
-            warmed = partial(forget_marks, Path(marks_dir))
+
+            def warmed() -> None:
+                forget_marks(Path(marks_dir))
+                start()
+
             timed = asyncio.run(run_then_close(load, quiet(load, args, warmed, args.tables, args.rooms)))
+            end()
             marks = read_marks(Path(marks_dir))
         problems = run.server_problems(logs)
         kept = passages(marks)
@@ -161,6 +182,8 @@ def main() -> int:
     for name, of_moves, of_echoes in stages(kept):
         print(f"  {name:34} {_figure(of_moves)}   {_figure(of_echoes)}")
     print(f"  ({len(kept['moves'])} moves and {len(kept['echoes'])} echoes reached every seat in the window)")
+    if done is not None:
+        print(f"  {scale.background_line(done)}")
     if problems:
         print(f"  server log errors: {sum(problems.values())}")
     return 0
