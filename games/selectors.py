@@ -236,10 +236,12 @@ def table_views(
     table_status: str,
     seats: list[int | None],
     changed: list[int] | None = None,
+    *,
+    move: bool = False,
 ) -> dict[int | None, dict[str, Any]]:
-    """:func:`table_view` for each of ``seats``, with only the ``changed`` rows of the game's record where given
-    (``Game.views``)."""
-    views = rules.views(state, seats, changed)
+    """:func:`table_view` for each of ``seats``; ``move``: as a move's message carries them, without what the pages
+    hold already (the game's fixed parts, and its record's rows but the ``changed`` ones: ``Game.views``)."""
+    views = rules.views(state, seats, changed, move=move)
     if table_status != Table.Status.PLAYING:
         for view in views.values():
             view["actions"] = []

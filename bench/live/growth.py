@@ -11,8 +11,9 @@ rules' ``apply``, the new state serialised as the save writes it (for a game wit
 the state without its history's entries, and the entries the move changed or added, ``Table.history_writes``), and
 for every seat and the spectators the censored
 events and view serialised as the text their pages are sent, with only the rows of the game's record that the move
-changed (``--whole-record``: the whole record in every message, as before 2026-11-27), and for a game with a
-history (``Game.history``) what the move changed of the state, as the text the broadcast carries to the other
+changed and without the game's fixed parts (``--whole-record``: every message's view whole, as before 2026-11-27),
+and for a game with a history (``Game.history``) what the move changed of the state, as the text the broadcast
+carries to the other
 processes. Beside it, not included, how a process comes by the state before it plays a move: "row read", parsed
 from the row's JSON text (a process that holds no state made: PostgreSQL returns the text); "change read", made
 from the state before the move and the move's change (a process that followed the move before; a process whose own
@@ -125,7 +126,7 @@ def server_work(rules, state: dict, seat: int, action: dict, ctx: Context, whole
     recipients = [*active_seats(new_state), None]
     copies = {
         r: json_bytes({"type": "event", "seq": 1, "events": censor_all(events, r), "view": view})
-        for r, view in rules.views(new_state, recipients, changed).items()
+        for r, view in rules.views(new_state, recipients, changed, move=not whole).items()
     }
     return len(row), len(copies[seat])
 
@@ -181,7 +182,7 @@ def main() -> int:
     parser.add_argument("--repeats", type=int, default=30)
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--window", type=int, default=10)
-    parser.add_argument("--whole-record", action="store_true", help="every message with the whole record")
+    parser.add_argument("--whole-record", action="store_true", help="every message's view whole")
     parser.add_argument("--reads", default="row,change", help="the reads to run: row, change, or both")
     parser.add_argument("--only", default="", help="only the checkpoints whose line contains this text")
     args = parser.parse_args()

@@ -303,8 +303,13 @@ class Game:
     # or ``None``. The game supplies its rows (:meth:`record_length`, :meth:`record_row`) and which rows a move may
     # have changed (:meth:`changed_rows`); the engine puts them in the body. A move's message carries only the changed
     # rows (:meth:`views` with ``changed``) and a page keeps the others, so that a move's message, and the work of
-    # making it, do not grow with the game (docs/protocol.md, "The record").
+    # making it, do not grow with the game (docs/protocol.md, "What a move's message leaves out").
     record: ClassVar[str | None] = None
+    # Body keys whose values never change during a game: they follow from the game, its options and its number of
+    # players alone (Grabble's board size, keyboard and parse vocabulary: half of its early messages). A snapshot
+    # carries them; a move's message leaves them out (:meth:`views` with ``move``) and the page keeps them from the
+    # view it holds (docs/protocol.md, "What a move's message leaves out"). The contract suite checks every move.
+    fixed: ClassVar[tuple[str, ...]] = ()
     # State keys of the game's history: lists that grow all game long (Grabble's plays, with every quiz answer) and
     # whose entries a move never changes in place. The rules' private copy shares their entries with the state it was
     # made from (:func:`private_copy`: copying a long game's history was most of its moves' cost), so a handler that
@@ -510,12 +515,18 @@ class Game:
         return self.views(state, [seat])[seat]
 
     def views(
-        self, state: State, seats: Iterable[int | None], changed: Collection[int] | None = None
+        self,
+        state: State,
+        seats: Iterable[int | None],
+        changed: Collection[int] | None = None,
+        *,
+        move: bool = False,
     ) -> dict[int | None, dict[str, Any]]:
         """:meth:`view` for each of ``seats``; what every viewer shares (the status, the scores) is worked out once.
-        With ``changed`` (the rows of the :attr:`record` a move changed, from :meth:`changed_rows`), each body's
-        record is ``{"length": n, "rows": {"i": row}}``: only those rows, for a page that holds the view before the
-        move (it keeps the others, and drops any from ``length`` on)."""
+        ``move``: the views of a move's message, for pages that hold the view before the move. Their bodies leave
+        out the :attr:`fixed` keys, and with ``changed`` (the rows of the :attr:`record` the move changed, from
+        :meth:`changed_rows`) each body's record is ``{"length": n, "rows": {"i": row}}``: only those rows (the page
+        keeps the others, and drops any from ``length`` on)."""
         status = self.status(state)
         scores = self.scores(state)
         shared = {
@@ -533,13 +544,17 @@ class Game:
             "winners": self.winners(state, scores) if status.finished else [],
             "last_move": state.get("last_move"),
             "record": self.record,
+            "fixed": list(self.fixed),
         }
         common = self.common_body(state)
+        left_out = self.fixed if move else ()
         found = {}
         for seat in seats:
             body = {**common, **self.body(state, seat)}
+            for key in left_out:
+                del body[key]
             if self.record is not None:
-                body[self.record] = self._record_for(state, seat, changed)
+                body[self.record] = self._record_for(state, seat, changed if move else None)
             # Each view its own copy of the shared lists: a caller may change one view (the server empties a paused
             # table's actions) without touching another.
             found[seat] = {
@@ -547,6 +562,7 @@ class Game:
                 "seat": seat,
                 "removed": list(shared["removed"]),
                 "to_act": list(shared["to_act"]),
+                "fixed": list(shared["fixed"]),
                 "actions": self.actions(state, seat, status),
                 "body": body,
             }

@@ -335,8 +335,9 @@ def recipients_copies(
     info = selectors.table_info(table, players)
     recipients: list[int | None] = [p["seat"] for p in players if not p["removed"]]
     recipients.append(None)
-    # Each view carries only the rows of the game's record that the move changed: the pages hold the others.
-    views = selectors.table_views(rules, state, table.status, recipients, changed=move.changed_rows)
+    # Each view leaves out what the pages hold already: the game's fixed parts, and its record's rows but those the
+    # move changed.
+    views = selectors.table_views(rules, state, table.status, recipients, move.changed_rows, move=True)
     return {
         transport.recipient(seat): transport.text(
             {"type": "event", "seq": seq, "events": censor_all(move.events, seat), "view": view, "table": info}

@@ -1,7 +1,7 @@
 import { connectLive } from "../js/live.js";
 import { el } from "./dom.js";
 import { createTablePage } from "./kit.js";
-import { withRecordRows } from "./record.js";
+import { completeView } from "./completion.js";
 // A live table page (protocol: docs/protocol.md). Keeps the last seq, asks for a snapshot on a gap, and hands each
 // new state to the renderer kit (kit.js), which draws the page around the game's own renderer (the module the game
 // declares) and disables every control while an action is in flight or nothing can be played.
@@ -133,9 +133,9 @@ function onMessage(message) {
       live.send({ type: "hello", last_seq: lastSeq, log: true }); // a gap: the server answers with a snapshot
       return;
     }
-    const view = withRecordRows(current?.view, message.view);
+    const view = completeView(current?.view, message.view);
     if (view === null) {
-      live.send({ type: "hello", last_seq: -1, log: true }); // rows it does not hold: a snapshot brings them all
+      live.send({ type: "hello", last_seq: -1, log: true }); // parts it does not hold: a snapshot brings them all
       return;
     }
     lastSeq = message.seq;

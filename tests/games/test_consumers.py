@@ -121,6 +121,26 @@ async def test_a_move_reaches_every_seat_and_the_teacher_with_the_next_seq(table
     await close_all(sockets)
 
 
+async def test_a_moves_message_leaves_out_the_fixed_parts_the_snapshot_carries(table, teacher):
+    sockets, snapshots = await join_all(table, teacher)
+    for snapshot in snapshots:
+        assert snapshot["view"]["fixed"] == ["hand_size"]
+        assert snapshot["view"]["body"]["hand_size"] == 2
+    card = (await fresh(table)).state["hands"][0][0]
+    await sockets[0].send_json_to({"type": "action", "action": {"type": "play", "card": card}, "client_id": "c1"})
+    for ws in sockets:
+        message = await ws.receive_json_from(timeout=3)
+        assert message["type"] == "event"
+        assert message["view"]["fixed"] == ["hand_size"]
+        assert "hand_size" not in message["view"]["body"]
+        assert message["view"]["body"]["turn"] == 1
+    await sockets[1].send_json_to({"type": "hello", "last_seq": -1})
+    snapshot = await sockets[1].receive_json_from(timeout=3)
+    assert snapshot["type"] == "state"
+    assert snapshot["view"]["body"]["hand_size"] == 2
+    await close_all(sockets)
+
+
 async def test_the_seat_that_moved_is_not_kept_waiting_for_the_work_after_its_broadcast(table, teacher, monkeypatch):
     """The consumer sends a move's broadcasts from a task of its own: its own seat's copy reaches the page while
     the rest (here, later work that does not finish until released) is still under way."""

@@ -45,6 +45,7 @@ class Toy(Game):
     max_players = 4
     options = (Option("hand_size", "Cards per hand", "int", 2, low=1, high=4),)
     piece_fields = ("hand", "played", "card", "cards")
+    fixed = ("hand_size",)  # a move's message leaves it out: the page keeps it
 
     def _new(self, players: int, options: dict[str, Any], seed: int) -> tuple[State, list[Event]]:
         state: State = {"players": players, "options": options, "rng": new_rng_state(seed), "removed": []}
@@ -124,6 +125,7 @@ class Toy(Game):
             "hand_counts": [len(h) for h in state["hands"]],
             "played": list(state["played"]),
             "stock_count": len(state["stock"]),
+            "hand_size": state["options"]["hand_size"],
         }
         if seat is not None:
             body["hand"] = list(state["hands"][seat])

@@ -38,6 +38,7 @@ class Grabble(PlayPhase, QuizPhase, Game):
     language = "grc"
     renderer = "grabble"
     record = "sheet"  # the score sheet: a row per turn played, sent to pages row by row as turns change
+    fixed = ("size", "centre", "alphabet", "keys", "options", "vocabulary")  # the keyboard and vocabulary: 3.6 kB
     history = ("plays",)  # every turn played, with its quiz results: shared, not copied, by a move's private copy
     end_action = "end_play"  # ending a lesson may end the play here: the quiz then runs for the turns played
     long_actions = frozenset({"hint"})  # the move finder searches every play of the rack (bench/grabble/hint.py)

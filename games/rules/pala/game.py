@@ -72,6 +72,7 @@ MIN_TO_DEAL = 3
 class Pala(Game):
     slug = "pala"
     title = "Pala"
+    fixed = ("variant", "names", "goal")  # from the options and the number of players
     language = ""  # no words: colour names come from the card_language option, so any class may play
     min_players = 3
     max_players = 5

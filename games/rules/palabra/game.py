@@ -27,6 +27,7 @@ from .view import View
 class Palabra(Preplays, Plays, Disputes, Turns, SimultaneousRounds, View, Game):
     slug = "palabra"
     title = "Palabra"
+    fixed = ("options",)
     language = "eng"
     min_players = 2
     max_players = 12

@@ -52,6 +52,7 @@ CARD_FIELD = Field("card", INT, help="the card to discard")
 class PalabrasCortas(Game):
     slug = "palabras_cortas"
     title = "Palabras Cortas"
+    fixed = ("options", "hands_in_game")
     language = "spa"
     min_players = 2
     max_players = 8

@@ -53,6 +53,7 @@ def _pile_index(value: int, what: str) -> int:
 class PalabrasCortasSolitario(Game):
     slug = "palabras_cortas_solitario"
     title = "Palabras Cortas: solitario"
+    fixed = ("options",)
     language = "spa"
     min_players = 1
     max_players = 1

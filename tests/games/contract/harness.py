@@ -256,29 +256,37 @@ def check_state(played: Played, state: State, events: list[Event], before: State
         earlier = set(rules.visible_pieces(before, seat)) if before is not None else set()
         leaked = set(piece_ids(rules, censor_all(events, seat))) - seen - earlier
         assert not leaked, f"seat {seat}'s events show hidden pieces {sorted(leaked)}"
-    if before is not None and rules.record is not None:
-        check_record_rows(rules, before, state, played.views, views)
+    if before is not None and (rules.record is not None or rules.fixed):
+        check_completion(rules, before, state, played.views, views)
     assert json.dumps(state, sort_keys=True) == unchanged, "a view changed the state"
     played.views = views
 
 
-def check_record_rows(
+def check_completion(
     rules: Game, before: State, state: State, held: dict[int | None, Any], views: dict[int | None, Any]
 ) -> None:
-    """A move's message carries only the record's rows the game says it changed: every viewer's page, completing it
-    from the view it ``held`` before the move (as static/games/record.js does), holds exactly the view after it."""
-    sent = rules.views(state, list(views), rules.changed_rows(before, state))
+    """A move's message leaves out the game's fixed parts and the record's rows the game says it did not change: every
+    viewer's page, completing it from the view it ``held`` before the move (as static/games/completion.js does),
+    holds exactly the view after it."""
+    sent = rules.views(state, list(views), rules.changed_rows(before, state), move=True)
     for seat, view in views.items():
-        completed = with_record_rows(held[seat], json.loads(json.dumps(sent[seat])))
-        assert completed == view, f"seat {seat}'s record rows are stale"
+        assert not set(rules.fixed) & set(sent[seat]["body"]), "a move's message carries the fixed parts"
+        if seat not in held:
+            continue  # a seat this move added: its page starts from a snapshot
+        completed = completed_view(held[seat], json.loads(json.dumps(sent[seat])))
+        assert completed == view, f"seat {seat}'s view, completed, is not the whole view"
 
 
-def with_record_rows(previous: dict[str, Any], view: dict[str, Any]) -> dict[str, Any]:
-    """The page's completion of ``view``'s record from ``previous`` (static/games/record.js)."""
+def completed_view(previous: dict[str, Any], view: dict[str, Any]) -> dict[str, Any]:
+    """The page's completion of ``view`` from ``previous`` (static/games/completion.js)."""
+    body = {**view["body"]}
+    for key in view["fixed"]:
+        assert previous["game"] == view["game"], "a view of another game"
+        body.setdefault(key, previous["body"][key])
     key = view["record"]
-    change = view["body"][key]
-    if isinstance(change, list):
-        return view
+    change = body.get(key) if key is not None else None
+    if change is None or isinstance(change, list):
+        return {**view, "body": body}
     rows = previous["body"][key][: change["length"]]
     for index, row in sorted(change["rows"].items(), key=lambda item: int(item[0])):
         if int(index) < len(rows):
@@ -287,7 +295,7 @@ def with_record_rows(previous: dict[str, Any], view: dict[str, Any]) -> dict[str
             assert int(index) == len(rows), "a new row after a gap"
             rows.append(row)
     assert len(rows) == change["length"], "rows missing at the end of the record"
-    return {**view, "body": {**view["body"], key: rows}}
+    return {**view, "body": {**body, key: rows}}
 
 
 def replay(played: Played, ctx: Context) -> State:
