@@ -67,7 +67,9 @@ class Lexicon(models.Model):
 class Entry(models.Model):
     """One written form with one analysis. One key maps to many entries (ἡ, ἤ, ᾗ all have key Η)."""
 
-    lexicon = models.ForeignKey(Lexicon, on_delete=models.CASCADE, related_name="entries")
+    # No index of its own: the key index below begins with the lexicon, so it serves a lexicon's rows (its deletion,
+    # a version's clean-up) as well, and a second index would slow every import's writes.
+    lexicon = models.ForeignKey(Lexicon, on_delete=models.CASCADE, related_name="entries", db_index=False)
     version = models.PositiveIntegerField()
     form = models.CharField(max_length=100, help_text="As written, NFC.")
     key = models.CharField(max_length=100, help_text="The normalised form games look up (lexicons.normalise).")
@@ -79,8 +81,8 @@ class Entry(models.Model):
 
     class Meta:
         indexes = [
-            # The one index: every lookup goes by key (a form's key finds the form too). Each extra index slows
-            # imports (bench/lexicons).
+            # The one index: every lookup goes by key (a form's key finds the form too), and a lexicon's rows by
+            # its first column. Each extra index slows imports (bench/lexicons).
             models.Index(fields=["lexicon", "version", "key"], name="lexicons_entry_key"),
         ]
 

@@ -4,10 +4,12 @@ import gzip
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.db import connection
 
 from lexicons import morphology, selectors, services
 from lexicons.loaders import LexiconImportError
 from lexicons.models import Entry, ImportJob, Lexicon
+from tests.conftest import needs_postgresql
 
 pytestmark = pytest.mark.django_db
 
@@ -315,3 +317,20 @@ def test_hunspell_expansion_upload_is_refused_per_stem(tmp_path, teacher, settin
     job = run_upload(tmp_path, teacher, [dic, aff], fmt="hunspell")
     assert job.status == "failed"
     assert "x.dic, line 2: the stem 'gato' expands to more than 500 forms" in job.error_message
+
+
+@needs_postgresql("the query plans and the index list are PostgreSQL's")
+@pytest.mark.django_db
+def test_an_import_writes_two_indexes_and_a_lexicons_rows_are_found_by_the_key_index(lexicon, tmp_path):
+    """Every entry an import writes goes into each index of the table: the primary key and the key index, not a
+    third of the lexicon's own (migration 0005). A lexicon's rows (its deletion, a version's clean-up) are found
+    through the key index, which begins with the lexicon."""
+    services.import_lexicon(lexicon, "words", [words_file(tmp_path, ["gato", "perro"])])
+    table = Entry._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT indexname FROM pg_indexes WHERE tablename = %s ORDER BY indexname", [table])
+        assert [name for (name,) in cursor.fetchall()] == ["lexicons_entry_key", f"{table}_pkey"]
+        cursor.execute("SET LOCAL enable_seqscan = off")  # two rows: PostgreSQL would scan them all otherwise
+        cursor.execute(f"EXPLAIN DELETE FROM {table} WHERE lexicon_id = %s", [lexicon.pk])  # noqa: S608
+        plan = "\n".join(line for (line,) in cursor.fetchall())
+    assert "lexicons_entry_key" in plan
