@@ -302,8 +302,8 @@ class Game:
     # The body key of the game's record, a list with a row per turn that grows all game long (Grabble's score sheet),
     # or ``None``. The game supplies its rows (:meth:`record_length`, :meth:`record_row`) and which rows a move may
     # have changed (:meth:`changed_rows`); the engine puts them in the body. A move's message carries only the changed
-    # rows (:meth:`views` with ``changed``) and a page keeps the others, so that a move's message, and the work of
-    # making it, do not grow with the game (docs/protocol.md, "What a move's message leaves out").
+    # rows (:meth:`views` with ``move`` and ``changed``) and a page keeps the others, so that a move's message, and
+    # the work of making it, do not grow with the game (docs/protocol.md, "What a move's message leaves out").
     record: ClassVar[str | None] = None
     # Body keys whose values never change during a game: they follow from the game, its options and its number of
     # players alone (Grabble's board size, keyboard and parse vocabulary: half of its early messages). A snapshot
