@@ -91,6 +91,9 @@ def test_two_students_play_parse_and_complete_the_quiz(live_server_url, new_page
     first.get_by_test_id("play").click()
     expect(second.get_by_test_id("turn-banner")).to_contain_text("Your turn")
     expect(second.locator("[data-square=J8]")).to_contain_text("Γ")
+    # The premiums come once, fixed, covered squares too: a tile on a premium square is drawn without it.
+    expect(second.locator("[data-square=L8]")).not_to_have_class(re.compile(r"\bgr-DL\b"))
+    expect(second.locator("[data-square=D8]")).to_have_class(re.compile(r"\bgr-DL\b"))
 
     # Seat 1 makes ΟΣ down from L7 with the blank, choosing Ο on the keyboard.
     second.locator(f"[data-testid=rack-tile][data-tile-id='{ids[1][0]}']").click()

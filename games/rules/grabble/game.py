@@ -38,7 +38,7 @@ class Grabble(PlayPhase, QuizPhase, Game):
     language = "grc"
     renderer = "grabble"
     record = "sheet"  # the score sheet: a row per turn played, sent to pages row by row as turns change
-    fixed = ("size", "centre", "alphabet", "keys", "options", "vocabulary")  # the keyboard and vocabulary: 3.6 kB
+    fixed = ("size", "centre", "premiums", "alphabet", "keys", "options", "vocabulary")  # the board, keyboard: 4.3 kB
     history = ("plays",)  # every turn played, with its quiz results: shared, not copied, by a move's private copy
     end_action = "end_play"  # ending a lesson may end the play here: the quiz then runs for the turns played
     long_actions = frozenset({"hint"})  # the move finder searches every play of the rack (bench/grabble/hint.py)
@@ -306,7 +306,9 @@ class Grabble(PlayPhase, QuizPhase, Game):
                 }
                 for name, sq in state["board"].items()
             },
-            "premiums": {name: kind for name, kind in PREMIUMS.items() if name not in state["board"]},
+            # The board's premium squares, covered or not (the page draws a tile over its square's premium, which
+            # then no longer counts): the same all game, so a move's message leaves them out.
+            "premiums": PREMIUMS,
             "size": SIZE,
             "centre": CENTRE,
             "alphabet": ALPHABET,  # the letters a blank may stand for

@@ -344,7 +344,7 @@ function boardSection(view, ctx) {
       const onBoard = view.board[name];
       const mine = placed[name];
       const pending = !onBoard ? waiting[name] : undefined;
-      const premium = view.premiums[name];
+      const premium = onBoard ? undefined : view.premiums[name]; // a tile laid on it used it up
       const centre = name === view.centre;
       const hint = !onBoard && !mine ? hinted[name] : undefined;
       const isCursor = cursor?.square === name;
