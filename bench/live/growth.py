@@ -5,23 +5,20 @@
 Games are played at random from their views, as the contract suite plays them (its cases' small lexicons and
 choices), to the checkpoints below; from each one the next ``--window`` moves of the same game are each timed
 ``--repeats`` times, and the mean of their medians printed (one move alone may be a pass or a quiz answer: a window
-compares like with like). Timed is what the server does with a move besides its two SQL statements (the table locked
-and read with its seats; the state saved with the move appended), whose number does not depend on the game: the
-rules' ``apply``, the new state serialised as the save writes it (for a game with a history, since 2026-11-27 late:
-the state without its history's entries, and the entries the move changed or added, ``Table.history_writes``), and
-for every seat and the spectators the censored
-events and view serialised as the text their pages are sent, with only the rows of the game's record that the move
-changed and without the game's fixed parts (``--whole-record``: every message's view whole, as before 2026-11-27),
-and for a game with a history (``Game.history``) what the move changed of the state, as the text the broadcast
-carries to the other
-processes. Beside it, not included, how a process comes by the state before it plays a move: "row read", parsed
-from the row's JSON text (a process that holds no state made: PostgreSQL returns the text); "change read", made
-from the state before the move and the move's change (a process that followed the move before; a process whose own
-move it was reads nothing). ``--reads`` chooses which of the two run (for growth_instructions.py). Printed with the
-sizes of the
-state and of one seat's message at the checkpoint: what a longer game makes the database and the channel layer
-carry. The games are the same in every run (the script runs itself with a fixed ``PYTHONHASHSEED``: random play
-iterates sets).
+compares like with like). Timed is what the server does with a move besides its two SQL statements (the table locked and
+read with its seats; the state saved with the move appended), whose number does not depend on the game: the rules'
+``apply``, the new state serialised as the save writes it (for a game with a history, since 2026-11-27 late: the state
+without its history's entries, and the entries the move changed or added, ``Table.history_writes``), and for every seat
+and the spectators the censored events and view serialised as the text their pages are sent, with only the rows of the
+game's record that the move changed and without the game's fixed parts (``--whole-record``: every message's view whole,
+as before 2026-11-27), and for a game with a history (``Game.history``) what the move changed of the state, as the text
+the broadcast carries to the other processes. Beside it, not included, how a process comes by the state before it plays
+a move: "row read", parsed from the row's JSON text (a process that holds no state made: PostgreSQL returns the text);
+"change read", made from the state before the move and the move's change (a process that followed the move before; a
+process whose own move it was reads nothing). ``--reads`` chooses which of the two run (for growth_instructions.py).
+Printed with the sizes of the state and of one seat's message at the checkpoint: what a longer game makes the database
+and the channel layer carry. The games are the same in every run (the script runs itself with a fixed
+``PYTHONHASHSEED``: random play iterates sets).
 
 Checkpoints: Grabble (four players) at move 5 and at move 80; Palabra (four players) as its table fills with words;
 Palabras Cortas with 2, 4, 6 and 8 seats at move 20. Random play passes often, so a random Grabble game is short (a

@@ -38,6 +38,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+import psycopg  # noqa: E402
+
 from bench.live import clients, cpu  # noqa: E402
 from bench.live.run import (  # noqa: E402
     HOST,
@@ -288,8 +290,6 @@ def wal_counters(database_url: str) -> tuple[int, float, int]:
     """PostgreSQL's cluster-wide counts so far: checkpoints begun, megabytes of write-ahead log and its flushes
     (``pg_stat_bgwriter``, or ``pg_stat_checkpointer`` from version 17, and ``pg_stat_wal``), to tell what the
     background work made PostgreSQL write while a window was timed."""
-    import psycopg
-
     with psycopg.connect(database_url, autocommit=True) as conn:
         if conn.info.server_version >= 170000:
             checkpoints = "SELECT num_timed + num_requested FROM pg_stat_checkpointer"
