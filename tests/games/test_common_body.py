@@ -43,3 +43,18 @@ def test_grabble_views_are_its_common_part_and_each_viewers_own() -> None:
         # Racks are each viewer's own: the common part never shows one.
         assert "racks" not in common
         assert set(body["racks"]) == (set() if seat is None else {str(seat)})
+
+
+def test_palabras_cortas_views_share_the_table_and_each_viewer_sees_only_their_own_hand() -> None:
+    rules = GAMES["palabras_cortas"]
+    state, _ = rules.new_game(3, {}, 5)
+    common = rules.common_body(state)
+    assert "hand" not in common  # a hand is hidden from the other seats: it is never common
+    views = rules.views(state, [0, 1, 2, None])
+    for seat, view in views.items():
+        body = view["body"]
+        assert {k: body[k] for k in common} == common
+        if seat is None:
+            assert "hand" not in body
+        else:
+            assert [card["id"] for card in body["hand"]] == state["hands"][seat]

@@ -528,7 +528,8 @@ class PalabrasCortas(Game):
                     found += played_and_seen(active_seats(state), ev["seat"], key, word["word"])
         return found
 
-    def body(self, state: State, seat: int | None) -> dict[str, Any]:
+    def common_body(self, state: State) -> dict[str, Any]:
+        """Everything but the hand: the table, the words laid down and the hands past, alike for every viewer."""
         cards = self._cards(state)
         challenges = state["review"]["challenges"] if state["review"] else []
         by_word = {(c["seat"], c["word"]): c for c in challenges}
@@ -563,9 +564,12 @@ class PalabrasCortas(Game):
                 for hand in state["history"]
             ],
         }
-        if seat is not None and 0 <= seat < state["players"]:
-            body["hand"] = [face(cards, i) for i in state["hands"][seat]]
         return body
+
+    def body(self, state: State, seat: int | None) -> dict[str, Any]:
+        if seat is not None and 0 <= seat < state["players"]:
+            return {"hand": [face(self._cards(state), i) for i in state["hands"][seat]]}
+        return {}
 
     def scores(self, state: State) -> Scores:
         """Totals, and their parts over the hands scored so far (words, unused cards, the zero floor, bonuses and
