@@ -4,19 +4,42 @@ Every socket has a reader task that stamps the arrival time of each sequence num
 is parsed: a round trip is then ``max(arrival at every seat) - send time``, free of however late the waiting
 coroutine happens to be scheduled. Nothing here retries: a refused connection, an error message, an unexpected
 close or a move that does not reach every seat in time is counted as an error, because the point is to show none.
+
+The client shares the machine's cores with the servers it measures, so it is kept light, for the echo as for the
+moves: it runs on uvloop (:func:`run`), parses frames with orjson, and a round trip waits on one future per socket
+for its sequence number, set by the reader, rather than on a condition that every frame wakes.
 """
 
 import asyncio
+import gc
 import json
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
+import orjson
+import uvloop
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 TIMEOUT = 15.0  # seconds a move (or an echo) may take to reach every seat before it counts as lost
+
+T = TypeVar("T")
+
+
+def run(main: Coroutine[Any, Any, T]) -> T:
+    """Run the client's ``main`` on uvloop's event loop, as the servers run theirs, with Python's cyclic garbage
+    collector off (as ``timeit`` turns it off): the client holds a thousand sockets and every frame's arrival, and its
+    collections paused its loop for 40-60 ms every second or two at 300 moves a second, stamping every round trip in
+    flight late (bench/README.md). What it makes in a run is freed when the run ends."""
+    gc.collect()
+    gc.disable()
+    try:
+        return uvloop.run(main)
+    finally:
+        gc.enable()
 
 
 @dataclass
@@ -47,35 +70,54 @@ class Listener:
         self.snapshots = 0
         self.closing = False
         self._changed = asyncio.Condition()
+        self._waiting = 0  # callers inside wait_until()
+        self._awaited: dict[int, asyncio.Future[None]] = {}  # seq -> set when it arrives (:meth:`arrival`)
         self._reader = asyncio.create_task(self._read())
 
     async def _read(self) -> None:
         try:
             async for raw in self.ws:
                 now = time.perf_counter()
-                message = json.loads(raw)
-                if "seq" in message:
-                    self.arrived.setdefault(message["seq"], now)
+                message = orjson.loads(raw)
+                seq = message.get("seq")
+                if seq is not None and seq not in self.arrived:
+                    self.arrived[seq] = now
+                    awaited = self._awaited.pop(seq, None)
+                    if awaited is not None and not awaited.done():
+                        awaited.set_result(None)
                 if "view" in message:
                     self.view = message["view"]
                 if message.get("type") == "state":
                     self.snapshots += 1
                 elif message.get("type") in ("error", "removed"):
                     self.errors.add("server said", json.dumps(message, ensure_ascii=False))
-                async with self._changed:
-                    self._changed.notify_all()
+                if self._waiting:  # nobody waits on most frames (a round trip waits on arrival()): skip the lock
+                    async with self._changed:
+                        self._changed.notify_all()
         except ConnectionClosed as closed:
             if not self.closing:
                 self.errors.add("closed", str(closed))
 
+    def arrival(self, seq: int) -> asyncio.Future[None]:
+        """A future done once ``seq`` has arrived on this socket."""
+        if seq in self.arrived:
+            done = asyncio.get_running_loop().create_future()
+            done.set_result(None)
+            return done
+        return self._awaited.setdefault(seq, asyncio.get_running_loop().create_future())
+
     async def wait_until(self, ready: Callable[[], bool], timeout: float = TIMEOUT) -> bool:
         """Wait until ``ready()`` holds; ``False`` if it still does not after ``timeout`` seconds."""
-        async with self._changed:
-            try:
-                await asyncio.wait_for(self._changed.wait_for(ready), timeout)
-            except TimeoutError:
-                return False
-        return True
+        self._waiting += 1
+        try:
+            async with self._changed:
+                try:
+                    await asyncio.wait_for(self._changed.wait_for(ready), timeout)
+                except TimeoutError:
+                    return False
+            return True
+        finally:
+            self._waiting -= 1
 
     async def close(self) -> None:
         self.closing = True
@@ -116,8 +158,12 @@ async def open_room(urls: list[str], origin: str, cookies: list[str | None], err
 
 async def all_arrived(listeners: list[Listener], seq: int) -> float | None:
     """The time the last listener got ``seq``, or ``None`` if one of them did not within the timeout."""
-    waits = [listener.wait_until(lambda listener=listener: seq in listener.arrived) for listener in listeners]
-    if not all(await asyncio.gather(*waits)):
+    arrivals = [listener.arrival(seq) for listener in listeners]
+    try:
+        await asyncio.wait_for(asyncio.gather(*arrivals), TIMEOUT)
+    except TimeoutError:
+        for listener in listeners:
+            listener._awaited.pop(seq, None)
         return None
     return max(listener.arrived[seq] for listener in listeners)
 

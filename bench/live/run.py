@@ -476,7 +476,7 @@ def main() -> int:
                 for _ in range(args.servers if args.against else 0)
             ]
             print("Timing the bare echo and moves in alternate rounds, then holding every socket…", flush=True)
-            live = asyncio.run(measure(app_ports, echo_ports, plans, args, against_ports))
+            live = clients.run(measure(app_ports, echo_ports, plans, args, against_ports))
         # Read the logs once the servers have stopped: the last disconnects are handled after the clients close.
         met = report(args, live, server_problems(logs))
     return 0 if met else 1

@@ -367,20 +367,20 @@ def main() -> int:
             if "quiet" in args.phases:
                 print("Quiet: moves and echoes side by side…", flush=True)
                 load = Load(plans, app, echo)
-                results["quiet"] = asyncio.run(run_then_close(load, quiet(load, args)))
+                results["quiet"] = clients.run(run_then_close(load, quiet(load, args)))
             if "capacity" in args.phases:
                 for servers_used in args.processes:
                     print(f"Capacity on {servers_used} process(es)…", flush=True)
                     load = Load(plans, app[:servers_used], echo[:servers_used])
-                    results[f"moves{servers_used}"] = asyncio.run(run_then_close(load, ramp(load, args, "moves")))
+                    results[f"moves{servers_used}"] = clients.run(run_then_close(load, ramp(load, args, "moves")))
                     load = Load(plans, app[:servers_used], echo[:servers_used])
-                    results[f"echo{servers_used}"] = asyncio.run(run_then_close(load, ramp(load, args, "echo")))
+                    results[f"echo{servers_used}"] = clients.run(run_then_close(load, ramp(load, args, "echo")))
             if "background" in args.phases:
                 print("Background: an import and class reports on a Celery worker; moves and echoes…", flush=True)
                 with background_work(env, logs, lexicon_path, classroom_id) as done:
                     load = Load(plans, app, echo)
                     start, end = counted(database_url, done)
-                    results["background"] = asyncio.run(run_then_close(load, quiet(load, args, start)))
+                    results["background"] = clients.run(run_then_close(load, quiet(load, args, start)))
                     end()
                 results["background"]["done"] = done
         problems = server_problems(logs)

@@ -24,7 +24,6 @@ printed above them, as ``scale.py`` prints them. Writing the marks costs each pr
 """
 
 import argparse
-import asyncio
 import sys
 import tempfile
 from collections import defaultdict
@@ -34,7 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from bench.live import run, scale  # noqa: E402
+from bench.live import clients, run, scale  # noqa: E402
 from bench.live.scale import QUIET_TABLES, Load, quiet, run_then_close  # noqa: E402
 
 Mark = tuple[float, str, str]  # time, mark, key
@@ -164,7 +163,7 @@ def main() -> int:
                 forget_marks(Path(marks_dir))
                 start()
 
-            timed = asyncio.run(run_then_close(load, quiet(load, args, warmed, args.tables, args.rooms)))
+            timed = clients.run(run_then_close(load, quiet(load, args, warmed, args.tables, args.rooms)))
             end()
             marks = read_marks(Path(marks_dir))
         problems = run.server_problems(logs)
