@@ -23,6 +23,7 @@ so nothing of the first attempt remains.
 import asyncio
 from collections import OrderedDict
 from collections.abc import Coroutine
+from dataclasses import dataclass
 from functools import partial
 from typing import Any, TypeVar
 
@@ -85,11 +86,11 @@ async def _play(conn: psycopg.AsyncConnection, table_id: int, user: User, action
         played = _decide(table, seats, lexicon, user, action)
         move = moves.advance(table, played, kind=Move.Kind.ACTION, actor=user, action=action)
         saving = table_rows.save_move_on(conn, row, table, moves.SAVED_FIELDS, move)
-        saved, players, copies = await _saved_with_copies(saving, table, seats, played, move)
+        saved, broadcast = await _saved_with_broadcast(saving, table, seats, played, move)
     except BaseException:
         await table_rows.rollback_on(conn)  # nothing to end once the COMMIT is through
         raise
-    return _committed(table_id, row, before, saved, table, players, played, move, copies)
+    return _committed(table_id, row, before, saved, table, played, move, broadcast)
 
 
 async def _play_on_copy(
@@ -106,11 +107,11 @@ async def _play_on_copy(
         return None
     move = moves.advance(table, played, kind=Move.Kind.ACTION, actor=user, action=action)
     saving = table_rows.save_move_if_unchanged_on(conn, copy.row, table, moves.SAVED_FIELDS, move)
-    saved, players, copies = await _saved_with_copies(saving, table, seats, played, move)
+    saved, broadcast = await _saved_with_broadcast(saving, table, seats, played, move)
     if saved is None:
         forget(table_id)
         return None
-    return _committed(table_id, copy.row, before, saved, table, players, played, move, copies)
+    return _committed(table_id, copy.row, before, saved, table, played, move, broadcast)
 
 
 def _decide(table: Table, seats: list[Seat], lexicon: Lexicon | None, user: User, action: Action) -> moves.Played:
@@ -130,13 +131,23 @@ def _decide(table: Table, seats: list[Seat], lexicon: Lexicon | None, user: User
         raise OffLoop from error
 
 
-async def _saved_with_copies(
+@dataclass(frozen=True)
+class Broadcast:
+    """What a move sends once it is committed, made while its save was on its way: the table's players, each
+    recipient's copy (:func:`moves.recipients_copies`) and the teacher's dashboard row."""
+
+    players: list[dict[str, Any]]
+    copies: dict[str, str]
+    dashboard: dict[str, Any]
+
+
+async def _saved_with_broadcast(
     save: Coroutine[Any, Any, T], table: Table, seats: list[Seat], played: moves.Played, move: Move
-) -> tuple[T, list[dict[str, Any]], dict[str, str]]:
-    """What ``save`` returned, with the table's players and the move's :func:`moves.recipients_copies`. The copies
-    are made while the save waits on PostgreSQL's write and flush of the log, not after it; nothing is sent until
-    the save has returned. Should making them fail, the save is still awaited (the connection goes back to its pool
-    clean, and the move is saved or not as it would have been), then the error goes on."""
+) -> tuple[T, Broadcast]:
+    """What ``save`` returned, with the move's :class:`Broadcast`. It is made while the save waits on PostgreSQL's
+    write and flush of the log, not after it; nothing is sent until the save has returned. Should making it fail,
+    the save is still awaited (the connection goes back to its pool clean, and the move is saved or not as it would
+    have been), then the error goes on."""
     saving = asyncio.ensure_future(save)
     try:
         await asyncio.sleep(0)  # the save runs up to its first wait: its statement is on its way
@@ -146,9 +157,10 @@ async def _saved_with_copies(
     try:
         players = selectors.players(table, seats)
         copies = moves.recipients_copies(table, played.rules, move, players, table.version, table.state)
+        broadcast = Broadcast(players, copies, selectors.dashboard_row(table, players))
     finally:
         saved = await saving
-    return saved, players, copies
+    return saved, broadcast
 
 
 def _committed(
@@ -157,10 +169,9 @@ def _committed(
     before: dict[str, Any],
     saved: LoopRow,
     table: Table,
-    players: list[dict[str, Any]],
     played: moves.Played,
     move: Move,
-    copies: dict[str, str],
+    broadcast: Broadcast,
 ) -> Deferred:
     """The committed move's broadcasts (with the change to the row, for the other processes' copies) and jobs. The
     move was ``decided_on`` a row whose state was ``before``; this process keeps the state the move made, and a game
@@ -170,7 +181,16 @@ def _committed(
     made = state_change(rules.history, before, table.state) if rules.history else None
     change = table_rows.row_change(saved, decided_on[-1], table.state, made)
     with deferring() as deferred:
-        for job in moves.after_commit(table, rules, move, players, row_change=change, copies=copies):
+        jobs = moves.after_commit(
+            table,
+            rules,
+            move,
+            broadcast.players,
+            row_change=change,
+            copies=broadcast.copies,
+            dashboard=broadcast.dashboard,
+        )
+        for job in jobs:
             job()
     return deferred
 

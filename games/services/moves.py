@@ -287,15 +287,17 @@ def after_commit(
     *,
     row_change: dict[str, Any] | None = None,
     copies: dict[str, str] | None = None,
+    dashboard: dict[str, Any] | None = None,
 ) -> list[Callable[[], None]]:
     """What a saved move leaves to do once it is committed, in order: its broadcasts, its learning job (if it met a
     word) and its robots' turn (if the table has robots). Each sends, or hands its work to a deferring caller
     (:func:`config.transport.deferring`). ``row_change``: the table's row as the move saved it, for the server
-    processes' copies of it (the event loop's moves, :mod:`games.services.loop_moves`). ``copies``: the move's
-    :func:`recipients_copies`, when the caller made them already (while its save was on its way)."""
+    processes' copies of it (the event loop's moves, :mod:`games.services.loop_moves`). ``copies`` and
+    ``dashboard``: the move's :func:`recipients_copies` and its dashboard row, when the caller made them already
+    (while its save was on its way)."""
     from games.services import robots  # robots play through this module
 
-    jobs = [_broadcast(table, rules, move, seated, row_change, copies)]
+    jobs = [_broadcast(table, rules, move, seated, row_change, copies, dashboard)]
     if move.recordable:
         jobs.append(_recording(move))
     wake = robots.waking(table.id, table.version, seated)
@@ -353,9 +355,11 @@ def _broadcast(
     seated: list[dict[str, Any]] | None,
     row_change: dict[str, Any] | None = None,
     copies: dict[str, str] | None = None,
+    dashboard: dict[str, Any] | None = None,
 ) -> Callable[[], None]:
     """After the commit: each seat still playing, and the spectators, get their :func:`recipients_copies` (made
-    then, unless ``copies`` were made already). The message also carries ``row_change`` (the row as saved, with its
+    then, unless ``copies`` were made already), and the teacher's dashboard the table's row (``dashboard``, or
+    made then). The message also carries ``row_change`` (the row as saved, with its
     state or what the move changed of it: it stays on the server, where each connection takes it for its process's
     copy of the row and forwards only its own seat's copy)."""
     seq, state = table.version, table.state  # as this move left them (a caller's transaction may move again)
@@ -365,7 +369,7 @@ def _broadcast(
         made = recipients_copies(table, rules, move, players, seq, state) if copies is None else copies
         message = {"type": "table.event", "seq": seq, "copies": made, "row": row_change}
         transport.group_send(transport.table_group(table.id), message)
-        send_dashboard_row(table, players)
+        send_dashboard_row(table, players, dashboard)
 
     return send
 
@@ -382,7 +386,10 @@ def broadcast_refresh(table: Table) -> None:
     robots.after_commit(table.id, table.version, None)  # a resumed table's robots carry on
 
 
-def send_dashboard_row(table: Table, seated: list[dict[str, Any]] | None = None) -> None:
-    """``table`` as saved (it is the row we locked and wrote, so there is nothing to read again)."""
-    row = selectors.dashboard_row(table, seated)
+def send_dashboard_row(
+    table: Table, seated: list[dict[str, Any]] | None = None, row: dict[str, Any] | None = None
+) -> None:
+    """``table`` as saved (it is the row we locked and wrote, so there is nothing to read again); ``row``: its
+    :func:`selectors.dashboard_row`, if made already."""
+    row = selectors.dashboard_row(table, seated) if row is None else row
     transport.group_send(transport.lesson_group(table.lesson_id), {"type": "lesson.row", "row": row})

@@ -658,8 +658,8 @@ async def test_the_next_move_on_this_process_is_decided_on_the_state_its_own_mov
 
 @pytest.fixture
 def save_and_copies(statements, monkeypatch) -> list[str]:
-    """In order: each statement the loop's connections send (:func:`statements`), each recipients' copies made, each
-    save of a move returned."""
+    """In order: each statement the loop's connections send (:func:`statements`), each recipients' copies and each
+    dashboard row made, each save of a move returned."""
     made = moves.recipients_copies
 
     def copies(*args: Any, **kwargs: Any) -> dict[str, str]:
@@ -667,6 +667,13 @@ def save_and_copies(statements, monkeypatch) -> list[str]:
         return made(*args, **kwargs)
 
     monkeypatch.setattr(moves, "recipients_copies", copies)
+    row = selectors.dashboard_row
+
+    def dashboard(*args: Any, **kwargs: Any) -> dict[str, Any]:
+        statements.append("dashboard")
+        return row(*args, **kwargs)
+
+    monkeypatch.setattr(selectors, "dashboard_row", dashboard)
     for name in ("save_move_on", "save_move_if_unchanged_on"):
         save = getattr(table_rows, name)
 
@@ -681,17 +688,23 @@ def save_and_copies(statements, monkeypatch) -> list[str]:
 
 @pytest.mark.parametrize("copy", [False, True], ids=["read", "copy"])
 async def test_the_broadcast_is_made_while_the_save_is_on_its_way(table, save_and_copies, copy):
-    """The save waits on PostgreSQL's write and flush of the log: the copies for the pages are made meanwhile, after
-    the save's statements were handed over and before their answer is taken, and are sent only after it."""
+    """The save waits on PostgreSQL's write and flush of the log: the copies for the pages and the dashboard's row
+    are made meanwhile, after the save's statements were handed over and before their answer is taken, and are sent
+    only after it."""
     users = await db(seated)(table)
     await asyncdb.pool()
     if copy:  # the next move is decided on the copy this one leaves
         await loop_moves.apply_action(table.id, users[0], {"type": "say", "word": "λόγος"})
     save_and_copies.clear()
     deferred = await loop_moves.apply_action(table.id, users[0], {"type": "draw"})
-    expected = ["WITH", "copies", "saved"] if copy else ["BEGIN", "SELECT", "WITH", "COMMIT", "copies", "saved"]
+    made = ["copies", "dashboard", "saved"]
+    expected = ["WITH", *made] if copy else ["BEGIN", "SELECT", "WITH", "COMMIT", *made]
     assert [sent.split(" ", 1)[0] for sent in save_and_copies] == expected
     assert [m["seq"] for _, m in deferred.messages if m["type"] == "table.event"] == [table.version + 1 + copy]
+    # The row made before the save returned is the table as the move left it, and the only one sent.
+    rows = [m["row"] for _, m in deferred.messages if m["type"] == "lesson.row"]
+    assert [row["seq"] for row in rows] == [table.version + 1 + copy]
+    assert save_and_copies.count("dashboard") == 1
 
 
 @pytest.mark.parametrize("copy", [False, True], ids=["read", "copy"])
