@@ -99,12 +99,16 @@ class Listener:
                 self.errors.add("closed", str(closed))
 
     def arrival(self, seq: int) -> asyncio.Future[None]:
-        """A future done once ``seq`` has arrived on this socket."""
+        """A future done once ``seq`` has arrived on this socket (a new one if an earlier wait for it timed out)."""
+        loop = asyncio.get_running_loop()
         if seq in self.arrived:
-            done = asyncio.get_running_loop().create_future()
+            done = loop.create_future()
             done.set_result(None)
             return done
-        return self._awaited.setdefault(seq, asyncio.get_running_loop().create_future())
+        awaited = self._awaited.get(seq)
+        if awaited is None or awaited.cancelled():
+            awaited = self._awaited[seq] = loop.create_future()
+        return awaited
 
     async def wait_until(self, ready: Callable[[], bool], timeout: float = TIMEOUT) -> bool:
         """Wait until ``ready()`` holds; ``False`` if it still does not after ``timeout`` seconds."""
@@ -158,12 +162,9 @@ async def open_room(urls: list[str], origin: str, cookies: list[str | None], err
 
 async def all_arrived(listeners: list[Listener], seq: int) -> float | None:
     """The time the last listener got ``seq``, or ``None`` if one of them did not within the timeout."""
-    arrivals = [listener.arrival(seq) for listener in listeners]
     try:
-        await asyncio.wait_for(asyncio.gather(*arrivals), TIMEOUT)
+        await asyncio.wait_for(asyncio.gather(*(listener.arrival(seq) for listener in listeners)), TIMEOUT)
     except TimeoutError:
-        for listener in listeners:
-            listener._awaited.pop(seq, None)
         return None
     return max(listener.arrived[seq] for listener in listeners)
 

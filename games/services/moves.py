@@ -358,10 +358,10 @@ def _broadcast(
     dashboard: dict[str, Any] | None = None,
 ) -> Callable[[], None]:
     """After the commit: each seat still playing, and the spectators, get their :func:`recipients_copies` (made
-    then, unless ``copies`` were made already), and the teacher's dashboard the table's row (``dashboard``, or
-    made then). The message also carries ``row_change`` (the row as saved, with its
-    state or what the move changed of it: it stays on the server, where each connection takes it for its process's
-    copy of the row and forwards only its own seat's copy)."""
+    then, unless ``copies`` were made already), and the teacher's dashboard the table's row (``dashboard``, or made
+    then). The message also carries ``row_change`` (the row as saved, with its state or what the move changed of it:
+    it stays on the server, where each connection takes it for its process's copy of the row and forwards only its
+    own seat's copy)."""
     seq, state = table.version, table.state  # as this move left them (a caller's transaction may move again)
 
     def send() -> None:
