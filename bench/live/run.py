@@ -119,7 +119,13 @@ def build_world(env: dict[str, str], tables: int, players: int) -> list:
     from bench.live import world
 
     try:
-        return world.build(tables, players, tables_per_class=8)
+        plans = world.build(tables, players, tables_per_class=8)
+        # The planner's statistics, as autovacuum would have made them by then on a server that runs it (some
+        # machines here run PostgreSQL without it). With none, the plan of a move's save joined each table's four
+        # seats to every student with a sequential scan: a move's cost grew with the school's roll.
+        with connections["default"].cursor() as cursor:
+            cursor.execute("ANALYZE")
+        return plans
     finally:
         connections.close_all()
 
