@@ -120,14 +120,20 @@ def build_world(env: dict[str, str], tables: int, players: int) -> list:
 
     try:
         plans = world.build(tables, players, tables_per_class=8)
-        # The planner's statistics, as autovacuum would have made them by then on a server that runs it (some
-        # machines here run PostgreSQL without it). With none, the plan of a move's save joined each table's four
-        # seats to every student with a sequential scan: a move's cost grew with the school's roll.
-        with connections["default"].cursor() as cursor:
-            cursor.execute("ANALYZE")
+        analyze()
         return plans
     finally:
         connections.close_all()
+
+
+def analyze() -> None:
+    """The planner's statistics of the scratch database, as autovacuum would have made them by then on a server that
+    runs it (some machines here run PostgreSQL without it). With none, the plan of a move's save joined each table's
+    four seats to every student with a sequential scan: a move's cost grew with the school's roll."""
+    from django.db import connections
+
+    with connections["default"].cursor() as cursor:
+        cursor.execute("ANALYZE")
 
 
 # -- servers ------------------------------------------------------------------------------------------------------

@@ -44,6 +44,7 @@ from bench.live import clients, cpu  # noqa: E402
 from bench.live.run import (  # noqa: E402
     HOST,
     LOOPS,
+    analyze,
     build_world,
     daphne,
     log_directory,
@@ -203,6 +204,7 @@ def prepare_background(entries: int, directory: Path) -> tuple[Path, int]:
     path = directory / "lexicon.tsv"
     generate(path, entries)
     classroom_id = fill(30, 100_000, teacher_name="bench-report-teacher")
+    analyze()
     connections.close_all()
     return path, classroom_id
 
