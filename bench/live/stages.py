@@ -20,7 +20,8 @@ A move's stages, on the server:
 
 The echo has only the last two, with "received" in place of "handed back". Each figure is the median (and the 90th and
 99th percentiles) over the moves of the window; the client's round trips (from the send to the last seat's frame) are
-printed above them, as ``scale.py`` prints them. Writing the marks costs each process a line of a file per mark.
+printed above them, as ``scale.py`` prints them. Writing the marks costs each process a line of a file per mark
+(in /dev/shm where there is one: ``MARKS_PARENT``).
 """
 
 import argparse
