@@ -19,6 +19,9 @@ processes of ``config.asgi`` and of ``bench.live.echo`` on 127.0.0.1, on uvloop 
    ``--entries``-entry lexicon import and a 30-student class report (100,000 encounters; asked again each time the
    last one is done) run on it while phase 1's load plays again.
 
+Under each quiet and background window's figures, a line gives the disk under PostgreSQL's log in its busiest half
+second (``bench/live/disk.py``): a single slow write there holds every move in flight, and not the echo.
+
 The benchmark's own client (one process, on uvloop with its garbage collector off: ``clients.run``) shares the 2 cores
 with the servers, PostgreSQL and Redis; at high rates it is part of what is measured, for the echo as for the moves.
 """
@@ -40,7 +43,7 @@ sys.path.insert(0, str(ROOT))
 
 import psycopg  # noqa: E402
 
-from bench.live import clients, cpu  # noqa: E402
+from bench.live import clients, cpu, disk  # noqa: E402
 from bench.live.run import (  # noqa: E402
     HOST,
     LOOPS,
@@ -358,6 +361,7 @@ def main() -> int:
         if "background" in args.phases:
             print("Preparing the background work (lexicon file, a class with 100,000 encounters)…", flush=True)
             lexicon_path, classroom_id = prepare_background(args.entries, Path(scratch))
+        device = disk.log_device(database_url)
         with ExitStack() as servers:
             app = [
                 servers.enter_context(daphne("config.asgi:application", env, logs, loop=args.loop)) for _ in range(2)
@@ -369,7 +373,10 @@ def main() -> int:
             if "quiet" in args.phases:
                 print("Quiet: moves and echoes side by side…", flush=True)
                 load = Load(plans, app, echo)
-                results["quiet"] = clients.run(run_then_close(load, quiet(load, args)))
+                sampler = disk.Sampler(device)
+                results["quiet"] = clients.run(run_then_close(load, quiet(load, args, sampler.start)))
+                sampler.stop()
+                results["quiet"]["disk"] = sampler.line()
             if "capacity" in args.phases:
                 for servers_used in args.processes:
                     print(f"Capacity on {servers_used} process(es)…", flush=True)
@@ -382,8 +389,16 @@ def main() -> int:
                 with background_work(env, logs, lexicon_path, classroom_id) as done:
                     load = Load(plans, app, echo)
                     start, end = counted(database_url, done)
-                    results["background"] = clients.run(run_then_close(load, quiet(load, args, start)))
+                    sampler = disk.Sampler(device)
+
+                    def window_started() -> None:
+                        start()
+                        sampler.start()
+
+                    results["background"] = clients.run(run_then_close(load, quiet(load, args, window_started)))
                     end()
+                    sampler.stop()
+                    results["background"]["disk"] = sampler.line()
                 results["background"]["done"] = done
         problems = server_problems(logs)
     report(args, results, problems)
@@ -415,6 +430,8 @@ def report(args, results: dict, problems) -> None:
         )
         if "done" in r:
             print(f"  {background_line(r['done'])}")
+        if r.get("disk"):
+            print(f"  {r['disk']}")
     for servers in (1, 2):
         if f"moves{servers}" in results:
             moves = capacity(results[f"moves{servers}"], args.think)
