@@ -23,7 +23,6 @@ so nothing of the first attempt remains.
 import asyncio
 from collections import OrderedDict
 from collections.abc import Coroutine
-from dataclasses import dataclass
 from functools import partial
 from typing import Any, TypeVar
 
@@ -131,20 +130,10 @@ def _decide(table: Table, seats: list[Seat], lexicon: Lexicon | None, user: User
         raise OffLoop from error
 
 
-@dataclass(frozen=True)
-class Broadcast:
-    """What a move sends once it is committed, made while its save was on its way: the table's players, each
-    recipient's copy (:func:`moves.recipients_copies`) and the teacher's dashboard row."""
-
-    players: list[dict[str, Any]]
-    copies: dict[str, str]
-    dashboard: dict[str, Any]
-
-
 async def _saved_with_broadcast(
     save: Coroutine[Any, Any, T], table: Table, seats: list[Seat], played: moves.Played, move: Move
-) -> tuple[T, Broadcast]:
-    """What ``save`` returned, with the move's :class:`Broadcast`. It is made while the save waits on PostgreSQL's
+) -> tuple[T, moves.Broadcast]:
+    """What ``save`` returned, with the move's :class:`moves.Broadcast`. It is made while the save waits on PostgreSQL's
     write and flush of the log, not after it; nothing is sent until the save has returned. Should making it fail,
     the save is still awaited (the connection goes back to its pool clean, and the move is saved or not as it would
     have been), then the error goes on."""
@@ -156,8 +145,7 @@ async def _saved_with_broadcast(
         raise
     try:
         players = selectors.players(table, seats)
-        copies = moves.recipients_copies(table, played.rules, move, players, table.version, table.state)
-        broadcast = Broadcast(players, copies, selectors.dashboard_row(table, players))
+        broadcast = moves.Broadcast.made(table, played.rules, move, players, table.version, table.state)
     finally:
         saved = await saving
     return saved, broadcast
@@ -171,7 +159,7 @@ def _committed(
     table: Table,
     played: moves.Played,
     move: Move,
-    broadcast: Broadcast,
+    broadcast: moves.Broadcast,
 ) -> Deferred:
     """The committed move's broadcasts (with the change to the row, for the other processes' copies) and jobs. The
     move was ``decided_on`` a row whose state was ``before``; this process keeps the state the move made, and a game
@@ -181,16 +169,7 @@ def _committed(
     made = state_change(rules.history, before, table.state) if rules.history else None
     change = table_rows.row_change(saved, decided_on[-1], table.state, made)
     with deferring() as deferred:
-        jobs = moves.after_commit(
-            table,
-            rules,
-            move,
-            broadcast.players,
-            row_change=change,
-            copies=broadcast.copies,
-            dashboard=broadcast.dashboard,
-        )
-        for job in jobs:
+        for job in moves.after_commit(table, rules, move, broadcast.players, row_change=change, made=broadcast):
             job()
     return deferred
 

@@ -286,18 +286,16 @@ def after_commit(
     seated: list[dict[str, Any]] | None,
     *,
     row_change: dict[str, Any] | None = None,
-    copies: dict[str, str] | None = None,
-    dashboard: dict[str, Any] | None = None,
+    made: "Broadcast | None" = None,
 ) -> list[Callable[[], None]]:
     """What a saved move leaves to do once it is committed, in order: its broadcasts, its learning job (if it met a
     word) and its robots' turn (if the table has robots). Each sends, or hands its work to a deferring caller
     (:func:`config.transport.deferring`). ``row_change``: the table's row as the move saved it, for the server
-    processes' copies of it (the event loop's moves, :mod:`games.services.loop_moves`). ``copies`` and
-    ``dashboard``: the move's :func:`recipients_copies` and its dashboard row, when the caller made them already
-    (while its save was on its way)."""
+    processes' copies of it (the event loop's moves, :mod:`games.services.loop_moves`). ``made``: the move's
+    :class:`Broadcast`, when the caller made it already (while its save was on its way)."""
     from games.services import robots  # robots play through this module
 
-    jobs = [_broadcast(table, rules, move, seated, row_change, copies, dashboard)]
+    jobs = [_broadcast(table, rules, move, seated, row_change, made)]
     if move.recordable:
         jobs.append(_recording(move))
     wake = robots.waking(table.id, table.version, seated)
@@ -327,6 +325,24 @@ def _recording(move: Move) -> Callable[[], None]:
 
 
 # -- broadcasting ------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Broadcast:
+    """What a committed move sends: the table's players, each recipient's copy (:func:`recipients_copies`) and the
+    teacher's dashboard row. Nothing here is sent, so it may be made before the move is durable."""
+
+    players: list[dict[str, Any]]
+    copies: dict[str, str]
+    dashboard: dict[str, Any]
+
+    @classmethod
+    def made(
+        cls, table: Table, rules: Game, move: Move, players: list[dict[str, Any]], seq: int, state: dict[str, Any]
+    ) -> "Broadcast":
+        """The move's broadcast, ``state`` at version ``seq`` seen by ``players``."""
+        copies = recipients_copies(table, rules, move, players, seq, state)
+        return cls(players, copies, selectors.dashboard_row(table, players))
+
+
 def recipients_copies(
     table: Table, rules: Game, move: Move, players: list[dict[str, Any]], seq: int, state: dict[str, Any]
 ) -> dict[str, str]:
@@ -354,22 +370,24 @@ def _broadcast(
     move: Move,
     seated: list[dict[str, Any]] | None,
     row_change: dict[str, Any] | None = None,
-    copies: dict[str, str] | None = None,
-    dashboard: dict[str, Any] | None = None,
+    made: Broadcast | None = None,
 ) -> Callable[[], None]:
-    """After the commit: each seat still playing, and the spectators, get their :func:`recipients_copies` (made
-    then, unless ``copies`` were made already), and the teacher's dashboard the table's row (``dashboard``, or made
-    then). The message also carries ``row_change`` (the row as saved, with its state or what the move changed of it:
+    """After the commit: each seat still playing, and the spectators, get their :func:`recipients_copies`, and the
+    teacher's dashboard the table's row (the :class:`Broadcast` ``made`` already, or made then). The message also
+    carries ``row_change`` (the row as saved, with its state or what the move changed of it:
     it stays on the server, where each connection takes it for its process's copy of the row and forwards only its
     own seat's copy)."""
     seq, state = table.version, table.state  # as this move left them (a caller's transaction may move again)
 
     def send() -> None:
-        players = selectors.players(table) if seated is None else seated
-        made = recipients_copies(table, rules, move, players, seq, state) if copies is None else copies
-        message = {"type": "table.event", "seq": seq, "copies": made, "row": row_change}
+        if made is None:
+            players = selectors.players(table) if seated is None else seated
+            broadcast = Broadcast.made(table, rules, move, players, seq, state)
+        else:
+            broadcast = made
+        message = {"type": "table.event", "seq": seq, "copies": broadcast.copies, "row": row_change}
         transport.group_send(transport.table_group(table.id), message)
-        send_dashboard_row(table, players, dashboard)
+        _send_lesson_row(table, broadcast.dashboard)
 
     return send
 
@@ -386,10 +404,10 @@ def broadcast_refresh(table: Table) -> None:
     robots.after_commit(table.id, table.version, None)  # a resumed table's robots carry on
 
 
-def send_dashboard_row(
-    table: Table, seated: list[dict[str, Any]] | None = None, row: dict[str, Any] | None = None
-) -> None:
-    """``table`` as saved (it is the row we locked and wrote, so there is nothing to read again); ``row``: its
-    :func:`selectors.dashboard_row`, if made already."""
-    row = selectors.dashboard_row(table, seated) if row is None else row
+def send_dashboard_row(table: Table, seated: list[dict[str, Any]] | None = None) -> None:
+    """``table`` as saved (it is the row we locked and wrote, so there is nothing to read again)."""
+    _send_lesson_row(table, selectors.dashboard_row(table, seated))
+
+
+def _send_lesson_row(table: Table, row: dict[str, Any]) -> None:
     transport.group_send(transport.lesson_group(table.lesson_id), {"type": "lesson.row", "row": row})
