@@ -151,15 +151,21 @@ async def quiet(
     warmed: Callable[[], None] | None = None,
     tables: int = QUIET_TABLES,
     rooms: int = QUIET_TABLES,
+    device: str | None = None,
 ) -> dict:
     """``tables`` tables and ``rooms`` echo rooms side by side for ``args.window`` seconds; ``warmed`` is called once
-    the untimed warm-up is over."""
+    the untimed warm-up is over. With ``device``, the window's disk (:mod:`bench.live.disk`) is sampled too."""
     await load.grow(tables, rooms)
     await load.play(tables, rooms, WARM_UP_MOVES, args.think)  # connections, caches (not timed)
     if warmed is not None:
         warmed()
-    moves, echoes, errors = await load.play(tables, rooms, round(args.window / args.think), args.think)
-    return {"moves": moves, "echoes": echoes, "errors": errors}
+    sampler = disk.Sampler(device)
+    sampler.start()
+    try:
+        moves, echoes, errors = await load.play(tables, rooms, round(args.window / args.think), args.think)
+    finally:
+        sampler.stop()
+    return {"moves": moves, "echoes": echoes, "errors": errors, "disk": sampler.line()}
 
 
 async def ramp(load: Load, args, kind: str) -> list[tuple[int, float, float, int, int]]:
@@ -373,10 +379,7 @@ def main() -> int:
             if "quiet" in args.phases:
                 print("Quiet: moves and echoes side by side…", flush=True)
                 load = Load(plans, app, echo)
-                sampler = disk.Sampler(device)
-                results["quiet"] = clients.run(run_then_close(load, quiet(load, args, sampler.start)))
-                sampler.stop()
-                results["quiet"]["disk"] = sampler.line()
+                results["quiet"] = clients.run(run_then_close(load, quiet(load, args, device=device)))
             if "capacity" in args.phases:
                 for servers_used in args.processes:
                     print(f"Capacity on {servers_used} process(es)…", flush=True)
@@ -389,16 +392,9 @@ def main() -> int:
                 with background_work(env, logs, lexicon_path, classroom_id) as done:
                     load = Load(plans, app, echo)
                     start, end = counted(database_url, done)
-                    sampler = disk.Sampler(device)
-
-                    def window_started() -> None:
-                        start()
-                        sampler.start()
-
-                    results["background"] = clients.run(run_then_close(load, quiet(load, args, window_started)))
+                    timed = quiet(load, args, start, device=device)
+                    results["background"] = clients.run(run_then_close(load, timed))
                     end()
-                    sampler.stop()
-                    results["background"]["disk"] = sampler.line()
                 results["background"]["done"] = done
         problems = server_problems(logs)
     report(args, results, problems)
