@@ -168,8 +168,9 @@ async def quiet(
     return {"moves": moves, "echoes": echoes, "errors": errors, "disk": sampler.line()}
 
 
-async def ramp(load: Load, args, kind: str) -> list[tuple[int, float, float, int, int]]:
-    """Steps of (tables, p50, p99, round trips, errors) until one is far past the target (or loses a move)."""
+async def ramp(load: Load, args, kind: str, device: str | None = None) -> list[tuple[int, float, float, int, int]]:
+    """Steps of (tables, p50, p99, round trips, errors) until one is far past the target (or loses a move). With
+    ``device``, each step's disk is sampled and printed below it, as in the quiet window."""
     steps = []
     for n in args.steps:
         tables, rooms = (n, 0) if kind == "moves" else (0, n)
@@ -178,12 +179,19 @@ async def ramp(load: Load, args, kind: str) -> list[tuple[int, float, float, int
         # copy yet). A step measures what a class's pace sustains.
         await load.play(tables, rooms, WARM_UP_MOVES, args.think)
         before = cpu.reading()  # after the new sockets are open and warm: a step's CPU is its play alone
-        move_rtts, echo_rtts, errors = await load.play(tables, rooms, args.step_moves, args.think)
+        sampler = disk.Sampler(device)
+        sampler.start()
+        try:
+            move_rtts, echo_rtts, errors = await load.play(tables, rooms, args.step_moves, args.think)
+        finally:
+            sampler.stop()
         rtts = move_rtts if kind == "moves" else echo_rtts
         p50, p99 = percentile(rtts, 50), percentile(rtts, 99)
         steps.append((n, p50, p99, len(rtts), errors))
         print(f"  {kind:<6} {n / args.think:6.0f}/s offered: p50 {p50:6.1f} ms, p99 {p99:6.1f} ms, errors {errors}")
         print(f"         {cpu.per_round_trip(before, cpu.reading(), len(rtts))}")
+        if (line := sampler.line()) is not None:
+            print(f"         {line}")
         if p99 > STOP_P99_MS or errors:  # past the target the curve goes on a while: it says where the time goes
             break
     return steps
@@ -384,7 +392,8 @@ def main() -> int:
                 for servers_used in args.processes:
                     print(f"Capacity on {servers_used} process(es)…", flush=True)
                     load = Load(plans, app[:servers_used], echo[:servers_used])
-                    results[f"moves{servers_used}"] = clients.run(run_then_close(load, ramp(load, args, "moves")))
+                    ramped = ramp(load, args, "moves", device)
+                    results[f"moves{servers_used}"] = clients.run(run_then_close(load, ramped))
                     load = Load(plans, app[:servers_used], echo[:servers_used])
                     results[f"echo{servers_used}"] = clients.run(run_then_close(load, ramp(load, args, "echo")))
             if "background" in args.phases:
