@@ -19,8 +19,9 @@ processes of ``config.asgi`` and of ``bench.live.echo`` on 127.0.0.1, on uvloop 
    ``--entries``-entry lexicon import and a 30-student class report (100,000 encounters; asked again each time the
    last one is done) run on it while phase 1's load plays again.
 
-Under each quiet and background window's figures, a line gives the disk under PostgreSQL's log in its busiest half
-second (``bench/live/disk.py``): a single slow write there holds every move in flight, and not the echo.
+Under each quiet and background window's figures, and under each capacity step of the moves, a line gives the disk
+under PostgreSQL's log in its busiest half second (``bench/live/disk.py``): a single slow write there holds every move
+in flight, and not the echo.
 
 The benchmark's own client (one process, on uvloop with its garbage collector off: ``clients.run``) shares the 2 cores
 with the servers, PostgreSQL and Redis; at high rates it is part of what is measured, for the echo as for the moves.
