@@ -60,7 +60,8 @@ def reading(device: str) -> Reading:
 
 
 class Sampler:
-    """Reads the device every :data:`INTERVAL` seconds on a thread, from :meth:`start` to :meth:`stop`."""
+    """Reads the device every :data:`INTERVAL` seconds on a thread while it is entered (``with Sampler(device)``);
+    with no device it reads nothing."""
 
     def __init__(self, device: str | None) -> None:
         self.device = device
@@ -68,10 +69,11 @@ class Sampler:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
-    def start(self) -> None:
+    def __enter__(self) -> "Sampler":
         if self.device is not None:
             self._thread = threading.Thread(target=self._run, args=(self.device,), daemon=True)
             self._thread.start()
+        return self
 
     def _run(self, device: str) -> None:
         last = reading(device)
@@ -80,7 +82,7 @@ class Sampler:
             self.intervals.append(now - last)
             last = now
 
-    def stop(self) -> None:
+    def __exit__(self, *exc: object) -> None:
         self._stop.set()
         if self._thread is not None:
             self._thread.join()

@@ -160,12 +160,8 @@ async def quiet(
     await load.play(tables, rooms, WARM_UP_MOVES, args.think)  # connections, caches (not timed)
     if warmed is not None:
         warmed()
-    sampler = disk.Sampler(device)
-    sampler.start()
-    try:
+    with disk.Sampler(device) as sampler:
         moves, echoes, errors = await load.play(tables, rooms, round(args.window / args.think), args.think)
-    finally:
-        sampler.stop()
     return {"moves": moves, "echoes": echoes, "errors": errors, "disk": sampler.line()}
 
 
@@ -180,12 +176,8 @@ async def ramp(load: Load, args, kind: str, device: str | None = None) -> list[t
         # copy yet). A step measures what a class's pace sustains.
         await load.play(tables, rooms, WARM_UP_MOVES, args.think)
         before = cpu.reading()  # after the new sockets are open and warm: a step's CPU is its play alone
-        sampler = disk.Sampler(device)
-        sampler.start()
-        try:
+        with disk.Sampler(device) as sampler:
             move_rtts, echo_rtts, errors = await load.play(tables, rooms, args.step_moves, args.think)
-        finally:
-            sampler.stop()
         rtts = move_rtts if kind == "moves" else echo_rtts
         p50, p99 = percentile(rtts, 50), percentile(rtts, 99)
         steps.append((n, p50, p99, len(rtts), errors))
