@@ -53,15 +53,25 @@ def _field(model: type[models.Model], name: str) -> models.Field:
     return field
 
 
+@functools.cache
+def _unconnected() -> BaseDatabaseWrapper:
+    """The process's one Django connection object for what needs no connection: quoting names, and the event loop's
+    conversions of values (it is never connected). ``connections[alias]`` is kept per asyncio context on the loop, so
+    it would give every socket's consumer an object of its own at its first move: 15 µs and 22 objects for the
+    garbage collector, walked by every young collection while new and left as cycles to free when the socket closed
+    (bench/README.md, "a ninth machine")."""
+    return connections.create_connection(DEFAULT_DB_ALIAS)
+
+
 def _col(field: models.Field, alias: str = "") -> str:
     """The field's column, quoted (and qualified by ``alias``)."""
     assert field.column is not None
-    name = connection.ops.quote_name(field.column)
+    name = _unconnected().ops.quote_name(field.column)
     return f"{alias}.{name}" if alias else name
 
 
 def _table_name(model: type[models.Model]) -> str:
-    return connection.ops.quote_name(model._meta.db_table)
+    return _unconnected().ops.quote_name(model._meta.db_table)
 
 
 # The statements are built from the models' metadata alone (table and column names), never from anything a user
@@ -383,7 +393,7 @@ def _saved(db: BaseDatabaseWrapper, move: Move, row: Sequence[Any] | None) -> No
 # loop read it sends BEGIN with its locked read and COMMIT with its save, as move_transaction does on a thread, and
 # ROLLBACK (:func:`rollback_on`) if it stops in between. A move decided on a copy of the row kept from the move before
 # sends only its save, guarded: one statement, its own transaction. The rows convert through the same fields as above;
-# Django's connection object lends its conversions only and is never connected here.
+# a Django connection object lends its conversions only and is never connected here (:func:`_unconnected`).
 
 # A table's row as the loop reads it (``_lock_sql(on_loop=True)``), unconverted: the table's columns, its seats as
 # the JSON text PostgreSQL made of them (compared as they are by the guarded save), its lexicon's identity (whose
@@ -410,7 +420,7 @@ class Copy:
 def loop_objects(copy: Copy) -> tuple[Table, list[Seat], Lexicon | None]:
     """The table (a new instance every time: a move changes it), its seats and its lexicon (identity only) of
     ``copy``."""
-    db, row = _connection(), copy.row
+    db, row = _unconnected(), copy.row
     table = _table_of(db, row, copy.state)
     seats = list(_loop_seats(row[_width()]))
     if table.lexicon_id is None:
@@ -426,7 +436,7 @@ def _loop_seats(text: str) -> tuple[Seat, ...]:
     """The seats and students of a table's seats as the loop reads them, made once per text: a move only reads them,
     and any change to them changes the text (the guarded save compares it). Their ``table`` is not set: on the loop
     it would be read from the database, which sends the move to a thread."""
-    return tuple(_seats(_connection().alias, None, orjson.loads(text)))
+    return tuple(_seats(_unconnected().alias, None, orjson.loads(text)))
 
 
 async def locked_with_seats_on(conn: psycopg.AsyncConnection, table_id: int) -> Copy:
@@ -479,7 +489,7 @@ def _loop_save_statement(
     guard = () if copy is None else (copy[-1], copy[_width()], copy[_width() + 1 + LEXICON_FIELDS.index("version")])
     history = _saves_history(table, fields)
     sql = _loop_save_sql(tuple(fields), copy is not None, history)
-    return sql, _save_params(_connection(), table, fields, move, guard, history)
+    return sql, _save_params(_unconnected(), table, fields, move, guard, history)
 
 
 @functools.cache
@@ -491,7 +501,7 @@ def _loop_save_sql(fields: tuple[str, ...], guarded: bool, history: bool = False
     guard = (
         f" AND t.xmin = %s::xid AND {_seats_sql()}::text = %s AND (SELECT {_col(version, 'l')} FROM "  # noqa: S608
         f"{_table_name(Lexicon)} l WHERE {_col(_field(Lexicon, 'id'), 'l')} = {_col(_field(Table, 'lexicon'), 't')}) "
-        f"IS NOT DISTINCT FROM %s::{version.db_type(connection)}"
+        f"IS NOT DISTINCT FROM %s::{version.db_type(_unconnected())}"
         if guarded
         else ""
     )
@@ -500,7 +510,7 @@ def _loop_save_sql(fields: tuple[str, ...], guarded: bool, history: bool = False
     returned = ", ".join(_col(f, "t") for f in Table._meta.concrete_fields if f.name != "state")
     columns = ", ".join(_col(f) for f in _inserted_fields())
     # Typed, as a VALUES list would be: in a SELECT PostgreSQL would take an untyped parameter (None) for text.
-    values = ", ".join(f"%s::{f.db_type(connection)}" for f in _inserted_fields())
+    values = ", ".join(f"%s::{f.db_type(_unconnected())}" for f in _inserted_fields())
     return (
         f"WITH saved AS (UPDATE {_table_name(Table)} t SET {assignments} "  # noqa: S608 - as in _lock_sql
         f"WHERE {_col(_field(Table, 'id'), 't')} = %s{guard} RETURNING {returned}, t.xmin::text AS row_xmin), "
@@ -514,7 +524,7 @@ def _loop_save_sql(fields: tuple[str, ...], guarded: bool, history: bool = False
 def _saved_on(row: LoopRow, move: Move, found: Sequence[Any]) -> LoopRow:
     """The move's id set, and ``row`` with the table's columns and ``xmin`` as saved, the state's text ``None`` (the
     saving process holds the state made: :class:`Copy`)."""
-    _saved(_connection(), move, found[:1])
+    _saved(_unconnected(), move, found[:1])
     columns = list(found[1 : _width()])
     columns.insert(_state_at(), None)
     return (*columns, *row[_width() : -1], found[-1])

@@ -3,6 +3,7 @@ state, log, refusals and messages; durable before its messages exist; rolled bac
 sent to a thread where the loop must not do the work (the teacher, long rules, the database beyond the locked read)."""
 
 import asyncio
+import contextvars
 import json
 import logging
 from datetime import timedelta
@@ -13,7 +14,7 @@ import psycopg
 import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
-from django.db import transaction
+from django.db import connections, transaction
 from django.utils import timezone
 
 from config import asyncdb, transport
@@ -424,6 +425,25 @@ async def test_the_next_move_is_decided_on_the_copy_and_saved_in_one_statement(t
     )
     assert first[0] is not second[0]
     assert all(a is b for a, b in zip(first[1], second[1], strict=True))
+
+
+async def test_moves_from_many_sockets_make_no_django_connection_object_each(table, monkeypatch, on_threads):
+    # Django keeps ``connections[alias]`` per asyncio context, and every socket's consumer runs in its own: the
+    # loop's conversions must not make a connection object per socket (bench/README.md, "a ninth machine").
+    users = await db(seated)(table)
+    await loop_moves.apply_action(table.id, users[0], {"type": "say", "word": "λόγος"})  # the process's first move
+    made: list[str] = []
+    create = connections.create_connection
+    monkeypatch.setattr(connections, "create_connection", lambda alias: made.append(alias) or create(alias))
+    loop = asyncio.get_running_loop()
+    for on_copy in (True, False):
+        if not on_copy:
+            loop_moves.forget(table.id)  # decided on the row read under its lock
+        socket = contextvars.Context()  # as a new consumer's task has
+        await loop.create_task(loop_moves.apply_action(table.id, users[0], {"type": "draw"}), context=socket)
+    assert await db(selectors.table_version)(table.id) == table.version + 3
+    assert on_threads == []
+    assert made == []
 
 
 @pytest.mark.parametrize("change", ["move", "pause", "seat", "student", "lexicon"])
