@@ -69,6 +69,20 @@ async def test_a_moves_broadcasts_reach_redis_in_one_write_and_arrive_in_order(r
     await redis_layer.flush()
 
 
+async def test_a_broadcast_heard_is_not_made_into_text_for_a_debug_log(redis_layer, caplog):
+    """In redis-py 8's default protocol (RESP3) every pub/sub message is a push notification, which redis-py formats
+    whole into a "Push response" debug line before the logger decides to drop it: a move's message, heard by every
+    process with a seat at the table, was turned into text each time. The layer speaks RESP2, where it is not."""
+    caplog.set_level(logging.DEBUG, logger="push_response")  # so that a line made would be seen
+    channel = await redis_layer.new_channel()
+    await redis_layer.group_add("table-1", channel)
+    texts = ["x" * 10_000, "y" * 4_000]
+    await redis_layer.group_send("table-1", {"type": "table.event", "texts": texts})
+    assert (await redis_layer.receive(channel))["texts"] == texts
+    await redis_layer.flush()
+    assert [record.getMessage()[:40] for record in caplog.records if record.name == "push_response"] == []
+
+
 async def test_broadcasts_sent_together_on_the_in_memory_layer_each_reach_their_group():
     """``make run``'s layer has no pipeline: one group_send each, with the same outcome."""
     layer = InMemoryChannelLayer()

@@ -192,10 +192,14 @@ def redis_channel_layers(url: str, prefix: str) -> dict:
                 # its connection dead (Redis restarted since it was last used, however briefly) is retried on a new
                 # connection. The pub/sub socket is reconnected by its receive task alone (config.channel_layer), so
                 # the first connect after a restart is admitted, not refused. redis-py 8's default 5 s socket timeout
-                # is raised so a slow moment of Redis is not taken for a dead one.
+                # is raised so a slow moment of Redis is not taken for a dead one. RESP2, not redis-py 8's default
+                # RESP3: there every pub/sub message arrives as a push notification, which redis-py formats whole into
+                # a debug line whether debug logging is on or not: a move's 9 kB message cost 150-170 µs of CPU to hear
+                # against 80-95 µs in RESP2, in every process with a seat at the table (bench/live/pubsub_read.py).
                 "hosts": [
                     {
                         "address": url,
+                        "protocol": 2,
                         "socket_timeout": 30,
                         "health_check_interval": 5,
                         "retry": Retry(ExponentialBackoff(cap=0.5, base=0.05), 2),
