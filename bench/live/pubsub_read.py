@@ -39,20 +39,15 @@ for _ in range(count):
 """
 
 
+def address(url: str) -> tuple[str, int]:
+    """The host and port of the Redis at ``url``, as redis-py reads the URL."""
+    kwargs = aioredis.ConnectionPool.from_url(url).connection_kwargs
+    return kwargs.get("host", "127.0.0.1"), kwargs.get("port", 6379)
+
+
 def publish(url: str, channel: str, count: int, size: int) -> subprocess.Popen:
-    address = aioredis.ConnectionPool.from_url(url).connection_kwargs
-    return subprocess.Popen(
-        [
-            sys.executable,
-            "-c",
-            PUBLISHER,
-            address.get("host", "127.0.0.1"),
-            str(address.get("port", 6379)),
-            channel,
-            str(count),
-            str(size),
-        ]
-    )
+    host, port = address(url)
+    return subprocess.Popen([sys.executable, "-c", PUBLISHER, host, str(port), channel, str(count), str(size)])
 
 
 async def redis_py(url: str, protocol: int, count: int, size: int) -> float:
@@ -76,8 +71,7 @@ async def redis_py(url: str, protocol: int, count: int, size: int) -> float:
 
 async def plain_stream(url: str, count: int, size: int) -> float:
     """µs of CPU per message for hiredis on an asyncio stream (RESP2), the floor."""
-    address = aioredis.ConnectionPool.from_url(url).connection_kwargs
-    reader, writer = await asyncio.open_connection(address.get("host", "127.0.0.1"), address.get("port", 6379))
+    reader, writer = await asyncio.open_connection(*address(url))
     channel = f"bench-pubsub-{uuid.uuid4().hex[:8]}".encode()
     writer.write(b"*2\r\n$9\r\nSUBSCRIBE\r\n$%d\r\n%s\r\n" % (len(channel), channel))
     parser = hiredis.Reader()
