@@ -32,12 +32,14 @@ def test_a_practice_game_against_a_robot_is_played_and_resumed(
         expect(page.locator("h1")).to_contain_text("Pablo")
         table = Table.objects.get(lesson__practice=True)
         assert page.url.endswith(f"/games/tables/{table.id}/")
-        # The robot takes its first look at its cards on its own, a moment later (waited for up to 20 s: a loaded
-        # machine starts the robot's thread late).
+        # The robot takes its first look at its cards on its own, a moment later: two looks, then ready (waited for
+        # up to 20 s: a loaded machine starts the robot's thread late). Until it is ready, the move shown to the
+        # student races the robot's next one and is refused as decided on a table that has since changed.
         for _ in range(200):
-            if Move.objects.filter(table=table, seat=1).exists():
+            if Table.objects.get(pk=table.pk).state["ready"][1]:
                 break
             page.wait_for_timeout(100)
+        assert Table.objects.get(pk=table.pk).state["ready"][1]
         assert Move.objects.filter(table=table, seat=1, actor__isnull=True).exists()
         # Stuck? A robot shows the student a move (played as hers).
         before = Table.objects.get(pk=table.pk).version
