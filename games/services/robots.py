@@ -163,9 +163,24 @@ def robot_turn(table_id: int, version: int) -> bool:
     return False
 
 
+SHOW_MOVE_READS = 3  # times "Show me a move" reads the table and decides again when a robot moved first
+
+
 def show_move(user: User, table_id: int, level: str = "strong") -> Move:
     """ "Show me a move": at a student's practice table, one move of a robot of ``level`` played for the student
-    from the student's own view (the solitaire's stuck student sees a word found, or a refill)."""
+    from the student's own view (the solitaire's stuck student sees a word found, or a refill). The table's own
+    robots go on playing meanwhile: when one moves first, the move is decided again on the table as it now is (up
+    to ``SHOW_MOVE_READS`` reads) rather than refused as stale; the student asked a robot, not to retry."""
+    for _ in range(SHOW_MOVE_READS - 1):
+        try:
+            return _show_move_once(user, table_id, level)
+        except AppError as error:
+            if error.code != moves.STALE:
+                raise
+    return _show_move_once(user, table_id, level)
+
+
+def _show_move_once(user: User, table_id: int, level: str) -> Move:
     table = selectors.table_by_id(table_id)
     if table is None or not table.lesson.practice:
         raise AppError(moves.NOT_FOUND, "Robots show moves at practice tables only.")

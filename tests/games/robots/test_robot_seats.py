@@ -171,6 +171,31 @@ def test_practice_words_are_marked_and_show_me_a_move(teacher, monkeypatch):
     assert Table.objects.get(pk=table.id).status == Table.Status.FINISHED
 
 
+def test_show_me_a_move_decides_again_when_a_robot_moved_first(classroom, monkeypatch):
+    """The table's robot acts while "Show me a move" is deciding (its first look at its cards, on its own timer):
+    the shown move, decided on the table as it was, is stale; it is decided again on the new table and played,
+    not refused with "someone moved first"."""
+    ana = learning_services.join_classroom(classroom.join_code, "Ana")
+    table = practice.start_practice(ana.user, "pablo", robot_count=1)
+    assert robot_service.PENDING  # the robot's first look is due
+    apply_action = moves.apply_action
+    sent: list[int | None] = []
+
+    def robot_first(table_id, user, action, expected_version=None):
+        if not sent:
+            assert robot_service.run_pending() > 0  # the robot looks (and is ready) before this move lands
+        sent.append(expected_version)
+        return apply_action(table_id, user, action, expected_version=expected_version)
+
+    monkeypatch.setattr(moves, "apply_action", robot_first)
+    move = robot_service.show_move(ana.user, table.id)
+    assert move.actor == ana.user
+    assert move.seat == 0
+    assert sent[0] == 0  # decided on the table before the robot's look: stale
+    assert sent[-1] == Table.objects.get(pk=table.id).version - 1  # decided again on the table as it then was
+    assert Move.objects.filter(table=table, seat=1, actor__isnull=True).exists()
+
+
 def test_practice_is_for_the_class_languages_games(classroom):
     ana = learning_services.join_classroom(classroom.join_code, "Ana")
     with pytest.raises(AppError):
