@@ -18,11 +18,16 @@ print(json.dumps({"frozen": frozen, "tracked": len(gc.get_objects()), "threshold
 """
 
 
+def probe(code: str, **env: str) -> str:
+    """The last line a fresh process running ``code`` (with the test settings and ``env``) prints."""
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.test", **env}
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+    return done.stdout.strip().splitlines()[-1]
+
+
 def start_up(**env: str) -> dict:
     """What a fresh process that imports the ASGI application, as Daphne does, reports of its garbage collector."""
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.test", **env}
-    done = subprocess.run([sys.executable, "-c", PROBE], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return json.loads(probe(PROBE, **env))
 
 
 def test_start_up_objects_are_frozen_out_of_the_garbage_collector():
@@ -58,11 +63,7 @@ print(type(daphne.server.twisted_loop).__module__, isinstance(reactor._asyncioEv
 def test_the_production_server_makes_daphnes_loop_with_uvloop():
     """``python -m config.serve`` (README) sets uvloop's policy before Daphne makes its event loop and installs its
     reactor on it: set after, Daphne would run on asyncio's own loop, and nothing would say so."""
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.test"}
-    done = subprocess.run(
-        [sys.executable, "-c", SERVE_PROBE], cwd=ROOT, env=env, capture_output=True, text=True, check=True
-    )
-    assert done.stdout.strip().splitlines()[-1] == "uvloop True"
+    assert probe(SERVE_PROBE) == "uvloop True"
 
 
 URLCONF_PROBE = """
@@ -79,8 +80,4 @@ def test_start_up_loads_the_urlconf_so_a_first_move_imports_nothing():
     """A move's dashboard row reverses its table's URL; in a process that has not yet served a page, that first
     ``reverse()`` imported the URLconf and every view (0.07-0.4 s, every table of the process waiting). A fresh
     process that imports the ASGI application has loaded it already: the first reverse imports no module."""
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.test"}
-    done = subprocess.run(
-        [sys.executable, "-c", URLCONF_PROBE], cwd=ROOT, env=env, capture_output=True, text=True, check=True
-    )
-    assert done.stdout.strip().splitlines()[-1] == "-"
+    assert probe(URLCONF_PROBE) == "-"
