@@ -307,8 +307,9 @@ async def dispatch_in_turn(
     """Hand ``dispatch`` every message of every source (the page's frames, the channel layer's broadcasts) one at a
     time, each source's in its order, until it raises; an error of a source is raised here, as it would be by the
     source itself. Each source is read by a task of its own for as long as this runs. Channels'
-    ``await_many_dispatch`` made a new task and an ``asyncio.wait`` for every message instead: at 250 moves a second,
-    6% of a server process's CPU (bench/README.md, "a thirteenth machine")."""
+    ``await_many_dispatch`` made a new task and an ``asyncio.wait`` for every message instead: at 250 moves a second
+    that took 5.9% of a server process's CPU, these readers and their queue 3.2% (the channel layer's own receive
+    aside; bench/README.md, "a thirteenth machine")."""
     arrived: asyncio.Queue[tuple[dict[str, Any] | None, BaseException | None]] = asyncio.Queue()
 
     async def read(source: Callable[[], Awaitable[dict[str, Any]]]) -> None:

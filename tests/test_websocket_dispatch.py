@@ -103,8 +103,8 @@ async def test_cancelled_it_cancels_its_reads() -> None:
 
 
 async def test_no_task_is_made_for_each_message() -> None:
-    """Channels' ``await_many_dispatch`` made a task (and an ``asyncio.wait``) for every message, which cost a server
-    process 6% of its CPU under load; here each source has one task for as long as the consumer runs."""
+    """Channels' ``await_many_dispatch`` made a task (and an ``asyncio.wait``) for every message; here each source
+    has one task for as long as the consumer runs."""
     page, layer = Source(), Source()
     loop = asyncio.get_running_loop()
     made: list[str] = []
