@@ -1,9 +1,9 @@
 """ASGI entry point: HTTP through Django, websockets through Channels.
 
 Websockets pass the origin check (only pages of this very site — scheme, host and port — may open a socket, so
-another site cannot ride a student's session) and then the session/auth middleware, so consumers see
-``scope["user"]``. HTTP requests pass the body limit first (a body over its route's limit is refused before it is
-read into memory or onto disk).
+another site cannot ride a student's session) and then find their user from the session cookie
+(:class:`config.websocket.SocketUser`), so consumers see ``scope["user"]``. HTTP requests pass the body limit first
+(a body over its route's limit is refused before it is read into memory or onto disk).
 """
 
 import gc
@@ -16,17 +16,17 @@ from django.urls import get_resolver
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.sessions import CookieMiddleware  # noqa: E402
 
 from config.http_limits import BodyLimit  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
-from config.websocket import SameOriginValidator  # noqa: E402
+from config.websocket import SameOriginValidator, SocketUser  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": BodyLimit(django_asgi_app),
-        "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": SameOriginValidator(CookieMiddleware(SocketUser(URLRouter(websocket_urlpatterns)))),
     }
 )
 
