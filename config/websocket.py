@@ -308,7 +308,8 @@ async def dispatch_in_turn(
 ) -> None:
     """Hand ``dispatch`` every message of every source (the page's frames, the channel layer's broadcasts) one at a
     time, each source's in its order, until it raises; an error of a source is raised here, as it would be by the
-    source itself. Each source is read by a task of its own for as long as this runs. Channels'
+    source itself. Each source is read by a task of its own for as long as this runs (what it reads ahead waits here
+    instead of in the source's own queue, Daphne's or the channel layer's, unbounded as this one is). Channels'
     ``await_many_dispatch`` made a new task and an ``asyncio.wait`` for every message instead: at 250 moves a second
     that took 5.9% of a server process's CPU, these readers and their queue 3.2% (the channel layer's own receive
     aside; bench/README.md, "a thirteenth machine")."""
