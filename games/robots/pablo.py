@@ -2,9 +2,9 @@
 
 A robot remembers nothing between moves: it knows only what its view shows now (a glimpse, the card it holds, the
 discard pile's top). It keeps a drawn card worth little (a strong robot 4 or less, a steady one 5, a beginner at
-random) and discards the rest, uses the specials it draws (a beginner often skips them), matches the discard's top
-with a card it can see of the same rank, and calls Pablo when few cards are left in front of it (a beginner only
-with one card left), or now and then on a hunch.
+random) and discards the rest, uses the specials it draws (a beginner often skips them, but not the queen's swap,
+which may not be declined), matches the discard's top with a card it can see of the same rank, and calls Pablo when
+few cards are left in front of it (a beginner only with one card left), or now and then on a hunch.
 """
 
 import random
@@ -38,8 +38,12 @@ def decide(view: View, words: WordList | None, level: str, rng: random.Random) -
             chosen.append({"type": "keep", "slot": rng.choice(slots)})
         if "discard" in specs:
             chosen.append({"type": "discard"})
+    # A special a beginner would rather not use still comes last: the queen's swap cannot be declined while a card
+    # can be swapped, and the fallback's own swap, its slot drawn from every slot offered, may aim at an empty place.
+    unwanted: list[Action] = []
     for kind in ("peek", "spy", "look", "swap"):
-        if kind in specs and (level != "beginner" or rng.random() < 0.5):
+        if kind in specs:
+            wanted = level != "beginner" or rng.random() < 0.5
             action = filled(specs[kind], rng)
             if action is not None and kind in ("spy", "look", "swap"):
                 owners = [o for o in choices(view, kind, "owner") if o != seat]
@@ -49,12 +53,12 @@ def decide(view: View, words: WordList | None, level: str, rng: random.Random) -
                     if slots:
                         action["slot"] = rng.choice(slots)
             if action is not None:
-                chosen.append(action)
+                (chosen if wanted else unwanted).append(action)
     if "call" in specs and level in CALL_AT:
         mine = body["fields"][seat]["count"] if seat is not None and seat < len(body["fields"]) else 99
         if mine <= CALL_AT[level] or rng.random() < 0.04:
             chosen.append({"type": "call"})
-    return chosen + fallback(view, rng)
+    return chosen + fallback(view, rng) + unwanted
 
 
 def _match(view: View, body: dict[str, Any]) -> list[Action]:

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from games import robots
-from games.engine import Context, Game, State, WordList, WordSet
+from games.engine import AppError, Context, Game, State, WordList, WordSet
 from games.robots.selfplay import play_one
 from games.rules import GAMES
 from lexicons.loaders import read_records
@@ -104,3 +104,53 @@ def test_a_robot_is_given_only_its_own_view(slug: str, monkeypatch: pytest.Monke
 
         shown = set(piece_ids(rules, view["body"]))
         assert shown <= set(rules.visible_pieces(state, view["seat"]))
+
+
+def _at_the_queens_swap(rules: Game, rng: random.Random) -> State:
+    """A Pablo game played by steady robots until a player's turn is the queen's swap (which may not be declined)."""
+    ctx = Context(None, 1_000_000.0)
+    for _ in range(50):
+        state, _ = rules.new_game(3, None, rng.randrange(2**62))
+        for _ in range(3000):
+            if state["phase"] == "queen":
+                return state
+            for seat in range(state["players"]):
+                view = rules.view(state, seat)
+                for action in robots.decide(view, None, "steady", rng) if view["actions"] else []:
+                    try:
+                        state, _ = rules.apply(state, seat, action, ctx)
+                    except AppError:
+                        continue
+                    break
+                else:
+                    continue
+                break
+            else:
+                break  # nobody acted: a new game
+    raise AssertionError("no queen's swap came up")
+
+
+def test_a_beginner_who_would_rather_not_swap_still_makes_the_queens_swap() -> None:
+    """The queen's swap cannot be declined while a card can be swapped. A beginner who would rather not swap used to
+    answer with the fallback's swap alone, its slot drawn from every slot offered: aimed at an empty place, every
+    answer was refused, and at a live table, where the robot decides the same way each time it looks at the same
+    version, the game waited for it for ever (a practice game found it)."""
+    rules = GAMES["pablo"]
+    ctx = Context(None, 1_000_000.0)
+    state = _at_the_queens_swap(rules, random.Random("queen"))
+    swapper = state["turn"]
+    # A card matched away: an empty place in one other field, while the same place holds a card in another (so it is
+    # among the slots offered).
+    victim = next(owner for owner in range(state["players"]) if owner != swapper)
+    state["fields"][victim][0] = None
+    view = rules.view(state, swapper)
+    for seed in range(200):
+        for action in robots.decide(view, None, "beginner", random.Random(seed)):
+            try:
+                after, _ = rules.apply(state, swapper, action, ctx)
+            except AppError:
+                continue
+            break
+        else:
+            raise AssertionError(f"seed {seed}: every answer of the beginner was refused")
+        assert after["phase"] != "queen" or after["turn"] != swapper
