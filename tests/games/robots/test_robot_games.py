@@ -116,18 +116,23 @@ def _at_the_queens_swap(rules: Game, rng: random.Random) -> State:
                 return state
             for seat in range(state["players"]):
                 view = rules.view(state, seat)
-                for action in robots.decide(view, None, "steady", rng) if view["actions"] else []:
-                    try:
-                        state, _ = rules.apply(state, seat, action, ctx)
-                    except AppError:
-                        continue
+                after = _first_accepted(rules, state, seat, robots.decide(view, None, "steady", rng), ctx)
+                if view["actions"] and after is not None:
+                    state = after
                     break
-                else:
-                    continue
-                break
             else:
                 break  # nobody acted: a new game
     raise AssertionError("no queen's swap came up")
+
+
+def _first_accepted(rules: Game, state: State, seat: int, answers: list[dict[str, Any]], ctx: Context) -> State | None:
+    """The state after the first of a robot's ``answers`` that the rules accept; ``None``: they refused them all."""
+    for action in answers:
+        try:
+            return rules.apply(state, seat, action, ctx)[0]
+        except AppError:
+            continue
+    return None
 
 
 def test_a_beginner_who_would_rather_not_swap_still_makes_the_queens_swap() -> None:
@@ -145,12 +150,6 @@ def test_a_beginner_who_would_rather_not_swap_still_makes_the_queens_swap() -> N
     state["fields"][victim][0] = None
     view = rules.view(state, swapper)
     for seed in range(200):
-        for action in robots.decide(view, None, "beginner", random.Random(seed)):
-            try:
-                after, _ = rules.apply(state, swapper, action, ctx)
-            except AppError:
-                continue
-            break
-        else:
-            raise AssertionError(f"seed {seed}: every answer of the beginner was refused")
+        after = _first_accepted(rules, state, swapper, robots.decide(view, None, "beginner", random.Random(seed)), ctx)
+        assert after is not None, f"seed {seed}: every answer of the beginner was refused"
         assert after["phase"] != "queen" or after["turn"] != swapper
