@@ -116,8 +116,10 @@ def _at_the_queens_swap(rules: Game, rng: random.Random) -> State:
                 return state
             for seat in range(state["players"]):
                 view = rules.view(state, seat)
+                if not view["actions"]:
+                    continue
                 after = _first_accepted(rules, state, seat, robots.decide(view, None, "steady", rng), ctx)
-                if view["actions"] and after is not None:
+                if after is not None:
                     state = after
                     break
             else:
