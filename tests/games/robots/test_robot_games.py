@@ -108,22 +108,17 @@ def test_a_robot_is_given_only_its_own_view(slug: str, monkeypatch: pytest.Monke
 
 def _at_the_queens_swap(rules: Game, rng: random.Random) -> State:
     """A Pablo game played by steady robots until a player's turn is the queen's swap (which may not be declined)."""
-    ctx = Context(None, 1_000_000.0)
+    reached: list[State] = []
+
+    def note_the_queen(before: State, seat: int | None, action: Any, after: State, events: Any) -> None:
+        if after["phase"] == "queen":
+            reached.append(after)
+
     for _ in range(50):
         state, _ = rules.new_game(3, None, rng.randrange(2**62))
-        for _ in range(3000):
-            if state["phase"] == "queen":
-                return state
-            for seat in range(state["players"]):
-                view = rules.view(state, seat)
-                if not view["actions"]:
-                    continue
-                after = _first_accepted(rules, state, seat, robots.decide(view, None, "steady", rng), ctx)
-                if after is not None:
-                    state = after
-                    break
-            else:
-                break  # nobody acted: a new game
+        play_one(rules, state, None, dict.fromkeys(range(3), "steady"), rng, on_move=note_the_queen)
+        if reached:
+            return reached[0]
     raise AssertionError("no queen's swap came up")
 
 
