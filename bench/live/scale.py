@@ -21,7 +21,9 @@ processes of ``config.asgi`` and of ``bench.live.echo`` on 127.0.0.1, on uvloop 
 
 Under each quiet and background window's figures, and under each capacity step of the moves, a line gives the disk
 under PostgreSQL's log in its busiest half second (``bench/live/disk.py``): a single slow write there holds every move
-in flight, and not the echo.
+in flight, and not the echo. Lines follow with the servers' garbage collections of 3 ms or more that began in it
+(``bench/live/collections_log.py``: the app processes' under the moves, the echo's under the echo's steps, both under
+a window): while one lasts, every table of its process waits.
 
 The benchmark's own client (one process, on uvloop with its garbage collector off: ``clients.run``) shares the 2 cores
 with the servers, PostgreSQL and Redis; at high rates it is part of what is measured, for the echo as for the moves.
@@ -44,7 +46,7 @@ sys.path.insert(0, str(ROOT))
 
 import psycopg  # noqa: E402
 
-from bench.live import clients, cpu, disk  # noqa: E402
+from bench.live import clients, collections_log, cpu, disk  # noqa: E402
 from bench.live.run import (  # noqa: E402
     HOST,
     LOOPS,
@@ -153,21 +155,27 @@ async def quiet(
     tables: int = QUIET_TABLES,
     rooms: int = QUIET_TABLES,
     device: str | None = None,
+    gc_logs: Path | None = None,
 ) -> dict:
     """``tables`` tables and ``rooms`` echo rooms side by side for ``args.window`` seconds; ``warmed`` is called once
-    the untimed warm-up is over. With ``device``, the window's disk (:mod:`bench.live.disk`) is sampled too."""
+    the untimed warm-up is over. With ``device``, the window's disk (:mod:`bench.live.disk`) is sampled too; with
+    ``gc_logs``, the servers' collections in it are read (:mod:`bench.live.collections_log`)."""
     await load.grow(tables, rooms)
     await load.play(tables, rooms, WARM_UP_MOVES, args.think)  # connections, caches (not timed)
     if warmed is not None:
         warmed()
-    with disk.Sampler(device) as sampler:
+    with disk.Sampler(device) as sampler, collections_log.Window(gc_logs) as window:
         moves, echoes, errors = await load.play(tables, rooms, round(args.window / args.think), args.think)
-    return {"moves": moves, "echoes": echoes, "errors": errors, "disk": sampler.line()}
+    lines = [sampler.line(), window.line("app"), window.line("echo")]
+    return {"moves": moves, "echoes": echoes, "errors": errors, "lines": [line for line in lines if line]}
 
 
-async def ramp(load: Load, args, kind: str, device: str | None = None) -> list[tuple[int, float, float, int, int]]:
+async def ramp(
+    load: Load, args, kind: str, device: str | None = None, gc_logs: Path | None = None
+) -> list[tuple[int, float, float, int, int]]:
     """Steps of (tables, p50, p99, round trips, errors) until one is far past the target (or loses a move). With
-    ``device``, each step's disk is sampled and printed below it, as in the quiet window."""
+    ``device``, each step's disk is sampled and printed below it, as in the quiet window; with ``gc_logs``, the
+    collections of the processes the step played on (the app's for moves, the echo's for echoes)."""
     steps = []
     for n in args.steps:
         tables, rooms = (n, 0) if kind == "moves" else (0, n)
@@ -176,15 +184,16 @@ async def ramp(load: Load, args, kind: str, device: str | None = None) -> list[t
         # copy yet). A step measures what a class's pace sustains.
         await load.play(tables, rooms, WARM_UP_MOVES, args.think)
         before = cpu.reading()  # after the new sockets are open and warm: a step's CPU is its play alone
-        with disk.Sampler(device) as sampler:
+        with disk.Sampler(device) as sampler, collections_log.Window(gc_logs) as window:
             move_rtts, echo_rtts, errors = await load.play(tables, rooms, args.step_moves, args.think)
         rtts = move_rtts if kind == "moves" else echo_rtts
         p50, p99 = percentile(rtts, 50), percentile(rtts, 99)
         steps.append((n, p50, p99, len(rtts), errors))
         print(f"  {kind:<6} {n / args.think:6.0f}/s offered: p50 {p50:6.1f} ms, p99 {p99:6.1f} ms, errors {errors}")
         print(f"         {cpu.per_round_trip(before, cpu.reading(), len(rtts))}")
-        if (line := sampler.line()) is not None:
-            print(f"         {line}")
+        for line in (sampler.line(), window.line("app" if kind == "moves" else "echo")):
+            if line is not None:
+                print(f"         {line}")
         if p99 > STOP_P99_MS or errors:  # past the target the curve goes on a while: it says where the time goes
             break
     return steps
@@ -369,32 +378,37 @@ def main() -> int:
             print("Preparing the background work (lexicon file, a class with 100,000 encounters)…", flush=True)
             lexicon_path, classroom_id = prepare_background(args.entries, Path(scratch))
         device = disk.log_device(database_url)
+        gc_logs = Path(scratch) / "collections"
+        gc_logs.mkdir()
+        logged = collections_log.server_env(env, gc_logs)
         with ExitStack() as servers:
             app = [
-                servers.enter_context(daphne("config.asgi:application", env, logs, loop=args.loop)) for _ in range(2)
+                servers.enter_context(daphne("config.asgi:application", logged, logs, loop=args.loop)) for _ in range(2)
             ]
             echo = [
-                servers.enter_context(daphne("bench.live.echo:application", env, logs, loop=args.loop))
+                servers.enter_context(daphne("bench.live.echo:application", logged, logs, loop=args.loop))
                 for _ in range(2)
             ]
             if "quiet" in args.phases:
                 print("Quiet: moves and echoes side by side…", flush=True)
                 load = Load(plans, app, echo)
-                results["quiet"] = clients.run(run_then_close(load, quiet(load, args, device=device)))
+                results["quiet"] = clients.run(run_then_close(load, quiet(load, args, device=device, gc_logs=gc_logs)))
             if "capacity" in args.phases:
                 for servers_used in args.processes:
                     print(f"Capacity on {servers_used} process(es)…", flush=True)
                     load = Load(plans, app[:servers_used], echo[:servers_used])
-                    ramped = ramp(load, args, "moves", device)
+                    ramped = ramp(load, args, "moves", device, gc_logs)
                     results[f"moves{servers_used}"] = clients.run(run_then_close(load, ramped))
                     load = Load(plans, app[:servers_used], echo[:servers_used])
-                    results[f"echo{servers_used}"] = clients.run(run_then_close(load, ramp(load, args, "echo")))
+                    results[f"echo{servers_used}"] = clients.run(
+                        run_then_close(load, ramp(load, args, "echo", gc_logs=gc_logs))
+                    )
             if "background" in args.phases:
                 print("Background: an import and class reports on a Celery worker; moves and echoes…", flush=True)
                 with background_work(env, logs, lexicon_path, classroom_id) as done:
                     load = Load(plans, app, echo)
                     start, end = counted(database_url, done)
-                    timed = quiet(load, args, start, device=device)
+                    timed = quiet(load, args, start, device=device, gc_logs=gc_logs)
                     results["background"] = clients.run(run_then_close(load, timed))
                     end()
                 results["background"]["done"] = done
@@ -428,8 +442,8 @@ def report(args, results: dict, problems) -> None:
         )
         if "done" in r:
             print(f"  {background_line(r['done'])}")
-        if r.get("disk"):
-            print(f"  {r['disk']}")
+        for line in r["lines"]:
+            print(f"  {line}")
     for servers in (1, 2):
         if f"moves{servers}" in results:
             moves = capacity(results[f"moves{servers}"], args.think)

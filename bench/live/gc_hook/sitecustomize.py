@@ -1,0 +1,45 @@
+"""Logs the garbage collections of a benchmark's server process (:mod:`bench.live.collections_log`).
+
+Python imports ``sitecustomize`` at start-up from its path: the benchmark puts this directory on ``PYTHONPATH`` of its
+Daphne processes only, with ``BENCH_GC_LOG`` naming a directory. Each collection of at least
+:data:`SHORTEST_MS` of wall time is written there, one line ``start duration_ms cpu_ms generation``, ``start`` on the
+machine's monotonic clock (the same in every process, so the benchmark can tell which step it fell in). Wall time is
+what the process's event loop, and every table of the process, waits; its CPU time says how much of that was the
+collector's own work rather than waiting for a core.
+"""
+
+import gc
+import os
+import sys
+import time
+
+SHORTEST_MS = 3.0
+
+
+def _start(directory: str, role: str) -> None:
+    out = open(os.path.join(directory, f"{role}.{os.getpid()}"), "a", buffering=1)  # noqa: SIM115 (the process's life)
+    started: list[float] = [0.0, 0.0]
+
+    def logged(phase: str, info: dict) -> None:
+        if phase == "start":
+            started[:] = [time.monotonic(), time.thread_time()]
+            return
+        wall = (time.monotonic() - started[0]) * 1000
+        if wall >= SHORTEST_MS:
+            cpu = (time.thread_time() - started[1]) * 1000
+            out.write(f"{started[0]:.4f} {wall:.1f} {cpu:.1f} {info['generation']}\n")
+
+    gc.callbacks.append(logged)
+
+
+def _role() -> str | None:
+    command = " ".join(sys.argv)
+    if "config.asgi" in command:
+        return "app"
+    if "bench.live.echo" in command:
+        return "echo"
+    return None
+
+
+if (_directory := os.environ.get("BENCH_GC_LOG")) and (_which := _role()):
+    _start(_directory, _which)
