@@ -39,7 +39,8 @@ class Window:
         """(wall ms, CPU ms, generation) of each logged collection of the ``role`` processes that began in the span."""
         found = []
         for log in self.directory.glob(f"{role}.*") if self.directory else ():
-            for line in log.read_text().splitlines():
+            # Whole lines only: a process may be writing one as the log is read.
+            for line in log.read_text().split("\n")[:-1]:
                 start, wall, cpu, generation = line.split()
                 if self.start <= float(start) <= self.end:
                     found.append((float(wall), float(cpu), int(generation)))

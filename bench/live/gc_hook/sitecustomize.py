@@ -27,7 +27,7 @@ def _start(directory: str, role: str) -> None:
         wall = (time.monotonic() - started[0]) * 1000
         if wall >= SHORTEST_MS:
             cpu = (time.thread_time() - started[1]) * 1000
-            out.write(f"{started[0]:.4f} {wall:.1f} {cpu:.1f} {info['generation']}\n")
+            out.write(f"{started[0]:.6f} {wall:.1f} {cpu:.1f} {info['generation']}\n")
 
     gc.callbacks.append(logged)
 
