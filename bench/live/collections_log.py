@@ -15,10 +15,11 @@ HOOK = Path(__file__).resolve().parent / "gc_hook"
 SHORTEST_MS = 3.0  # the shortest collection the hook logs
 
 
-def server_env(env: dict[str, str], directory: Path) -> dict[str, str]:
-    """``env`` for a Daphne process whose collections are logged in ``directory``."""
+def server_env(env: dict[str, str], directory: Path, role: str) -> dict[str, str]:
+    """``env`` for a Daphne process of ``role`` (``app``, ``echo``) whose collections are logged in ``directory``."""
     path = os.pathsep.join(p for p in (str(HOOK), env.get("PYTHONPATH", "")) if p)
-    return {**env, "PYTHONPATH": path, "BENCH_GC_LOG": str(directory), "BENCH_GC_SHORTEST_MS": str(SHORTEST_MS)}
+    logged = {"BENCH_GC_LOG": str(directory), "BENCH_GC_ROLE": role, "BENCH_GC_SHORTEST_MS": str(SHORTEST_MS)}
+    return {**env, "PYTHONPATH": path, **logged}
 
 
 class Window:

@@ -380,13 +380,14 @@ def main() -> int:
         device = disk.log_device(database_url)
         gc_logs = Path(scratch) / "collections"
         gc_logs.mkdir()
-        logged = collections_log.server_env(env, gc_logs)
+        app_env, echo_env = (collections_log.server_env(env, gc_logs, role) for role in ("app", "echo"))
         with ExitStack() as servers:
             app = [
-                servers.enter_context(daphne("config.asgi:application", logged, logs, loop=args.loop)) for _ in range(2)
+                servers.enter_context(daphne("config.asgi:application", app_env, logs, loop=args.loop))
+                for _ in range(2)
             ]
             echo = [
-                servers.enter_context(daphne("bench.live.echo:application", logged, logs, loop=args.loop))
+                servers.enter_context(daphne("bench.live.echo:application", echo_env, logs, loop=args.loop))
                 for _ in range(2)
             ]
             if "quiet" in args.phases:

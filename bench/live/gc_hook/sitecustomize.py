@@ -1,16 +1,16 @@
 """Logs the garbage collections of a benchmark's server process (:mod:`bench.live.collections_log`).
 
 Python imports ``sitecustomize`` at start-up from its path: the benchmark puts this directory on ``PYTHONPATH`` of its
-Daphne processes only, with ``BENCH_GC_LOG`` naming a directory and ``BENCH_GC_SHORTEST_MS`` the shortest collection
-worth a line. Each collection of at least that much wall time is written there, one line ``start duration_ms cpu_ms
-generation``, ``start`` on the machine's monotonic clock (the same in every process, so the benchmark can tell which
-step it fell in). Wall time is what the process's event loop, and every table of the process, waits; its CPU time
-says how much of that was the collector's own work rather than waiting for a core.
+Daphne processes only, with ``BENCH_GC_LOG`` naming a directory, ``BENCH_GC_ROLE`` the process's part (``app``,
+``echo``) and ``BENCH_GC_SHORTEST_MS`` the shortest collection worth a line. Each collection of at least that much
+wall time is written there, one line ``start duration_ms cpu_ms generation``, ``start`` on the machine's monotonic
+clock (the same in every process, so the benchmark can tell which step it fell in). Wall time is what the process's
+event loop, and every table of the process, waits; its CPU time says how much of that was the collector's own work
+rather than waiting for a core.
 """
 
 import gc
 import os
-import sys
 import time
 
 
@@ -30,14 +30,5 @@ def _start(directory: str, role: str, shortest_ms: float) -> None:
     gc.callbacks.append(logged)
 
 
-def _role() -> str | None:
-    command = " ".join(sys.argv)
-    if "config.asgi" in command:
-        return "app"
-    if "bench.live.echo" in command:
-        return "echo"
-    return None
-
-
-if (_directory := os.environ.get("BENCH_GC_LOG")) and (_which := _role()):
-    _start(_directory, _which, float(os.environ["BENCH_GC_SHORTEST_MS"]))
+if _directory := os.environ.get("BENCH_GC_LOG"):
+    _start(_directory, os.environ["BENCH_GC_ROLE"], float(os.environ["BENCH_GC_SHORTEST_MS"]))
