@@ -1,8 +1,9 @@
 """The bare Channels echo the move round trip is compared with (docs/architecture.md: a move ≤ 2× this).
 
-Served by Daphne exactly like the app, on the same Redis channel layer, but with nothing of the app in the path: no
-origin check, no session, no database. Every socket of ``ws/echo/<room>/`` joins the room's group; a text message
-from any of them is sent to the whole group, so one message reaches 4 listeners the way a move reaches 4 seats.
+Served by Daphne exactly like the app, on the same Redis channel layer and with the same garbage collector settings
+(``config.collector``), but with nothing of the app in the path: no origin check, no session, no database. Every
+socket of ``ws/echo/<room>/`` joins the room's group; a text message from any of them is sent to the whole group, so
+one message reaches 4 listeners the way a move reaches 4 seats.
 
     daphne bench.live.echo:application
 """
@@ -17,6 +18,8 @@ django.setup()  # the channel layer is configured by the project's settings (RED
 from channels.generic.websocket import AsyncWebsocketConsumer  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.urls import path  # noqa: E402
+
+from config import collector  # noqa: E402
 
 
 class EchoConsumer(AsyncWebsocketConsumer):
@@ -38,3 +41,4 @@ class EchoConsumer(AsyncWebsocketConsumer):
 
 
 application = ProtocolTypeRouter({"websocket": URLRouter([path("ws/echo/<int:room>/", EchoConsumer.as_asgi())])})
+collector.settle()  # as the app's processes do (config/asgi.py): the two compared on the same footing
