@@ -53,6 +53,7 @@ class PalabrasCortas(Game):
     slug = "palabras_cortas"
     title = "Palabras Cortas"
     fixed = ("options", "hands_in_game")
+    record = "history"  # the hands past: a row per scored hand, sent to pages as hands are scored
     language = "spa"
     min_players = 2
     max_players = 8
@@ -529,7 +530,8 @@ class PalabrasCortas(Game):
         return found
 
     def common_body(self, state: State) -> dict[str, Any]:
-        """Everything but the hand: the table, the words laid down and the hands past, alike for every viewer."""
+        """Everything but the hand and the hands past (:attr:`record`): the table and the words laid down, alike for
+        every viewer."""
         cards = self._cards(state)
         challenges = state["review"]["challenges"] if state["review"] else []
         by_word = {(c["seat"], c["word"]): c for c in challenges}
@@ -552,19 +554,32 @@ class PalabrasCortas(Game):
                 for s in range(state["players"])
             ],
             "ready": list(state["review"]["ready"]) if state["review"] else [],
-            # Past hands' words by their faces only: their cards are back in the stock and in hands.
-            "history": [
-                {
-                    **hand,
-                    "words": [
-                        [{**word_record(cards, w["cards"]), "refused": w["refused"]} for w in seat_words]
-                        for seat_words in hand["words"]
-                    ],
-                }
-                for hand in state["history"]
-            ],
         }
         return body
+
+    # -- the hands past ---------------------------------------------------------------------------------------
+    def record_length(self, state: State) -> int:
+        return len(state["history"])
+
+    def record_row(self, state: State, index: int, seat: int | None) -> dict[str, Any]:
+        """A scored hand, alike for every viewer: its words by their faces only (their cards are back in the stock
+        and in hands), its scores, bonuses and challenges."""
+        cards = self._cards(state)
+        hand = state["history"][index]
+        return {
+            **hand,
+            "words": [
+                [{**word_record(cards, w["cards"]), "refused": w["refused"]} for w in seat_words]
+                for seat_words in hand["words"]
+            ],
+        }
+
+    def changed_rows(self, before: State, after: State) -> list[int] | None:
+        """A hand's row is set when it is scored, and changes after only when a player joins (every hand gets the
+        new seat's empty list of words): the hands the move added, or all of them."""
+        if after["players"] != before["players"]:
+            return None
+        return list(range(len(before["history"]), len(after["history"])))
 
     def body(self, state: State, seat: int | None) -> dict[str, Any]:
         if seat is not None and 0 <= seat < state["players"]:

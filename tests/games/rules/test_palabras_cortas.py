@@ -8,6 +8,7 @@ from games.engine import AppError, Context, WordSet, censor, score_totals
 from games.rules import GAMES
 from games.rules.palabras_cortas import DECKS, RULES, STANDARD_CARDS
 from lexicons.normalise import spanish_key
+from tests.games.contract.harness import check_completion
 
 WORDS = ["sol", "el", "de", "la", "mar", "oso", "sal", "queso", "mesa", "canción", "niño", "era", "perro"]
 CTX = Context(WordSet(WORDS, "spa", normalise=spanish_key))
@@ -800,6 +801,34 @@ def test_views_show_laid_words_scores_and_bonus_reasons():
     assert RULES.view(state, None)["scores"]["total"] == [41, 9, 0]
     assert view["hand_number"] == 2
     assert view["hand_size"] == 4
+
+
+def test_a_moves_message_carries_only_the_hands_it_scored():
+    """The hands past are the game's record: a move's message sends a scored hand once, and a page keeps it."""
+    state = play_quick_hand(new(3))
+    drawn, _ = act(state, state["turn"], "draw_stock", ANY)
+    assert RULES.changed_rows(state, drawn) == []
+    sent = RULES.views(drawn, [0], [], move=True)[0]["body"]["history"]
+    assert sent == {"length": 1, "rows": {}}
+    scored = play_quick_hand(state)
+    assert RULES.changed_rows(state, scored) == [1]
+    sent = RULES.views(scored, [0], [1], move=True)[0]["body"]["history"]
+    assert sent["length"] == 2
+    assert list(sent["rows"]) == ["1"]
+    assert sent["rows"]["1"]["hand_number"] == 2
+    check_completion(RULES, state, scored, {0: RULES.view(state, 0)}, {0: RULES.view(scored, 0)})
+
+
+def test_a_late_joiner_changes_every_hand_past():
+    """A player seated after a hand was scored has an empty list of words in every past hand: every seat's page
+    gets all the hands again, and completes them to the whole view."""
+    state = play_quick_hand(new(3))
+    joined, _, seat = RULES.add_player(state, None, ANY)
+    assert seat == 3
+    assert RULES.changed_rows(state, joined) is None
+    assert RULES.view(joined, 0)["body"]["history"][0]["words"][3] == []
+    held = {s: RULES.view(state, s) for s in (0, None)}
+    check_completion(RULES, state, joined, held, {s: RULES.view(joined, s) for s in (0, None)})
 
 
 def test_no_view_holds_another_seats_cards():
