@@ -1,7 +1,8 @@
 """static/games/completion.js in the browser: a page completes each move's view (sent without the game's fixed parts,
-and with only the rows of its record the move changed: Grabble's score sheet) from the view it holds, and gets the
-view the server would have sent whole. The moves are random games played as the contract suite plays them: Grabble
-through the play, the quiz and its marking; Pala, whose fixed parts come without a record."""
+and with only the rows of its record the move changed: Grabble's score sheet, Pala's rounds and Palabras Cortas's
+hands past) from the view it holds, and gets the view the server would have sent whole. The moves are random games
+played as the contract suite plays them: Grabble through the play, the quiz and its marking; Pala and Palabras Cortas
+over rounds and hands scored; Palabra, whose fixed parts come without a record."""
 
 import json
 import random
@@ -50,12 +51,19 @@ def test_a_page_completes_every_moves_view_into_the_whole_view(live_server_url, 
     assert sum(1 for sheet in sheets if isinstance(sheet, dict) and sheet["rows"]) > 20, "rows changed one by one"
     assert any(isinstance(sheet, list) for sheet in sheets), "and the whole sheet came when the quiz began"
     assert all("vocabulary" not in view["body"] and "keys" not in view["body"] for view in sent), "no fixed parts"
-    more_pairs, more_expected, more_sent = moves_of("pala", 2, "fixed-parts")
-    assert all("names" not in view["body"] and view["record"] is None for view in more_sent)
+    for slug, games in (("pala", 2), ("palabras_cortas", 2)):
+        more_pairs, more_expected, more_sent = moves_of(slug, games, "past-rows")
+        past = [view["body"]["history"] for view in more_sent]
+        assert sum(1 for rows in past if rows["rows"]) >= 2, f"{slug}: a scored row sent when it is scored"
+        assert sum(1 for rows in past if rows["length"] and not rows["rows"]) > 20, f"{slug}: and not again"
+        pairs, expected = pairs + more_pairs, expected + more_expected
+    more_pairs, more_expected, more_sent = moves_of("palabra", 2, "fixed-parts")
+    assert all("options" not in view["body"] and view["record"] is None for view in more_sent)
+    pairs, expected = pairs + more_pairs, expected + more_expected
 
     page = new_page()
     page.goto(f"{live_server_url}/")
-    assert page.evaluate(COMPLETE, pairs + more_pairs) == expected + more_expected
+    assert page.evaluate(COMPLETE, pairs) == expected
 
 
 def test_a_page_without_what_a_move_leaves_out_asks_for_a_snapshot(live_server_url, new_page):

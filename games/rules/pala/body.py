@@ -86,7 +86,6 @@ def body(state: State, seat: int | None) -> dict[str, Any]:
         ],
         "won": [list(w) for w in state["won"]],
         "totals": list(state["totals"]),
-        "history": state["history"],
         "cancel": None,
         "end_reason": state["end_reason"],
     }

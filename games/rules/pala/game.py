@@ -73,6 +73,7 @@ class Pala(Game):
     slug = "pala"
     title = "Pala"
     fixed = ("variant", "names", "goal")  # from the options and the number of players
+    record = "history"  # the rounds scored: a row per round, sent to pages as rounds are scored
     language = ""  # no words: colour names come from the card_language option, so any class may play
     min_players = 3
     max_players = 5
@@ -642,6 +643,18 @@ class Pala(Game):
     # -- the view --------------------------------------------------------------------------------
     def body(self, state: State, seat: int | None) -> dict[str, Any]:
         return body_of(state, seat)
+
+    def record_length(self, state: State) -> int:
+        return len(state["history"])
+
+    def record_row(self, state: State, index: int, seat: int | None) -> dict[str, Any]:
+        """A scored round, public: its points and how each seat's were made, and the bid board it was played on."""
+        row: dict[str, Any] = state["history"][index]
+        return row
+
+    def changed_rows(self, before: State, after: State) -> list[int] | None:
+        """A round's row is set when the round is scored and never changes: the rounds the move scored."""
+        return list(range(len(before["history"]), len(after["history"])))
 
     def scores(self, state: State) -> Scores:
         total = list(state["totals"])
