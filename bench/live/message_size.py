@@ -6,7 +6,9 @@ Random games of every game are played as the contract suite plays them (its case
 each move, the view of seat 0 and the teacher's are made as a move's message carries them (``Game.views`` with
 ``move``: without the game's fixed parts, and with only the record's rows the move changed) and whole but for the
 record, as a move's message carried them before the fixed parts were left out. Printed: the median of each, in
-UTF-8 bytes of JSON, and the share saved. The games are the same in every run.
+UTF-8 bytes of JSON, and the share saved; then the message as sent at the start and at the end of the games (the
+median over the first and the last tenth of each game's moves), which a game whose message grows with its length
+tells apart. The games are the same in every run.
 """
 
 import argparse
@@ -43,13 +45,17 @@ def main() -> int:
     parser.add_argument("--moves", type=int, default=150, help="moves of each game at most")
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args()
-    print(f"{'a view, median':<30} {'moves':>6} {'with fixed parts':>17} {'as sent':>9} {'saved':>7}")
+    print(
+        f"{'a view, median':<30} {'moves':>6} {'with fixed parts':>17} {'as sent':>9} {'saved':>7}"
+        f" {'first tenth':>12} {'last tenth':>11}"
+    )
     for slug, rules in GAMES.items():
         case, rng = case_for(slug), random.Random(args.seed)
         ctx = Context(case.lexicon, 1_000_000.0)
-        with_fixed, sent = [], []
+        with_fixed, sent, first, last = [], [], [], []
         for _ in range(args.games):
             played = new_played(rules, case, rng)
+            game_sent: list[int] = []
             for _ in range(args.moves):
                 before = played.state
                 if not step(played, case, rng, ctx):
@@ -63,9 +69,18 @@ def main() -> int:
                     del whole["fixed"]
                     with_fixed.append(size(whole))
                     sent.append(size(moved))
+                    if seat == 0:
+                        game_sent.append(size(moved))
+            tenth = max(1, len(game_sent) // 10)
+            first += game_sent[:tenth]
+            last += game_sent[-tenth:]
         before_kb, after_kb = statistics.median(with_fixed) / 1000, statistics.median(sent) / 1000
         saved = 100 * (before_kb - after_kb) / before_kb
-        print(f"{slug:<30} {len(sent) // 2:>6} {before_kb:>14.1f} kB {after_kb:>6.1f} kB {saved:>6.1f}%")
+        early_kb, late_kb = statistics.median(first) / 1000, statistics.median(last) / 1000
+        print(
+            f"{slug:<30} {len(sent) // 2:>6} {before_kb:>14.1f} kB {after_kb:>6.1f} kB {saved:>6.1f}%"
+            f" {early_kb:>9.1f} kB {late_kb:>8.1f} kB"
+        )
     return 0
 
 
