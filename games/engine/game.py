@@ -185,6 +185,11 @@ def changed_entries(old: list[Any], new: list[Any]) -> list[int]:
     return [i for i, entry in enumerate(new) if i >= len(old) or entry is not old[i]]
 
 
+def added_entries(old: list[Any], new: list[Any]) -> list[int]:
+    """The indexes of the entries a move added to a list that only grows (its entries never change once added)."""
+    return list(range(len(old), len(new)))
+
+
 def state_change(history: Iterable[str], before: State, after: State) -> dict[str, Any]:
     """What a move changed, for a copy of the state that holds ``before``: all of ``after`` but its ``history`` lists
     (:attr:`Game.history`), and of each of those its length and the entries that are not the same objects as before's

@@ -30,6 +30,7 @@ from games.engine import (
 )
 from games.engine.cards import deal, shuffled_ids
 from games.engine.errors import NOT_ALLOWED, NOT_HELD
+from games.engine.game import added_entries
 from games.engine.rng import new_rng_state
 from games.engine.turns import active_seats, next_seat
 
@@ -649,12 +650,11 @@ class Pala(Game):
 
     def record_row(self, state: State, index: int, seat: int | None) -> dict[str, Any]:
         """A scored round, public: its points and how each seat's were made, and the bid board it was played on."""
-        row: dict[str, Any] = state["history"][index]
-        return row
+        return state["history"][index]
 
     def changed_rows(self, before: State, after: State) -> list[int] | None:
         """A round's row is set when the round is scored and never changes: the rounds the move scored."""
-        return list(range(len(before["history"]), len(after["history"])))
+        return added_entries(before["history"], after["history"])
 
     def scores(self, state: State) -> Scores:
         total = list(state["totals"])

@@ -34,6 +34,7 @@ from games.engine import (
 from games.engine.cards import Card, deal, shuffled_ids, take
 from games.engine.encounters import WordEncounter, played_and_seen
 from games.engine.errors import BAD_ACTION, NOT_A_WORD, NOT_ALLOWED, NOT_HELD
+from games.engine.game import added_entries
 from games.engine.letter_cards import blank_face, face, look_up, points, spell, word_ids, word_record
 from games.engine.rng import new_rng_state, randint, shuffled
 from games.engine.turns import active_seats, add_waiting_seat, admit_waiting, next_seat
@@ -579,7 +580,7 @@ class PalabrasCortas(Game):
         new seat's empty list of words): the hands the move added, or all of them."""
         if after["players"] != before["players"]:
             return None
-        return list(range(len(before["history"]), len(after["history"])))
+        return added_entries(before["history"], after["history"])
 
     def body(self, state: State, seat: int | None) -> dict[str, Any]:
         if seat is not None and 0 <= seat < state["players"]:
