@@ -305,10 +305,11 @@ class Game:
     # Fields of views and events that name pieces by id: the contract suite looks there for hidden pieces.
     piece_fields: ClassVar[tuple[str, ...]] = ("id", "card", "cards", "tile", "tiles")
     # The body key of the game's record, a list with a row per turn that grows all game long (Grabble's score sheet),
-    # or ``None``. The game supplies its rows (:meth:`record_length`, :meth:`record_row`) and which rows a move may
-    # have changed (:meth:`changed_rows`); the engine puts them in the body. A move's message carries only the changed
-    # rows (:meth:`views` with ``move`` and ``changed``) and a page keeps the others, so that a move's message, and
-    # the work of making it, do not grow with the game (docs/protocol.md, "What a move's message leaves out").
+    # or ``None``. The game supplies its rows (:meth:`record_row`, and :meth:`record_length` where they are not the
+    # state's list of that name) and which rows a move may have changed (:meth:`changed_rows`); the engine puts them
+    # in the body. A move's message carries only the changed rows (:meth:`views` with ``move`` and ``changed``) and a
+    # page keeps the others, so that a move's message, and the work of making it, do not grow with the game
+    # (docs/protocol.md, "What a move's message leaves out").
     record: ClassVar[str | None] = None
     # Body keys whose values never change during a game: they follow from the game, its options and its number of
     # players alone (Grabble's board size, keyboard and parse vocabulary: half of its early messages). A snapshot
@@ -581,8 +582,10 @@ class Game:
         return {"length": length, "rows": rows}
 
     def record_length(self, state: State) -> int:
-        """How many rows the :attr:`record` has now."""
-        raise NotImplementedError
+        """How many rows the :attr:`record` has now: by default, the length of the state's list of the same name (a
+        game whose record is made from another list, as Grabble's sheet from its plays, says so)."""
+        assert self.record is not None
+        return len(state[self.record])
 
     def record_row(self, state: State, index: int, seat: int | None) -> dict[str, Any]:
         """Row ``index`` of the :attr:`record` as ``seat`` may see it. It depends on ``state`` only through what

@@ -645,9 +645,6 @@ class Pala(Game):
     def body(self, state: State, seat: int | None) -> dict[str, Any]:
         return body_of(state, seat)
 
-    def record_length(self, state: State) -> int:
-        return len(state["history"])
-
     def record_row(self, state: State, index: int, seat: int | None) -> dict[str, Any]:
         """A scored round, public: its points and how each seat's were made, and the bid board it was played on."""
         return state["history"][index]

@@ -559,9 +559,6 @@ class PalabrasCortas(Game):
         return body
 
     # -- the hands past ---------------------------------------------------------------------------------------
-    def record_length(self, state: State) -> int:
-        return len(state["history"])
-
     def record_row(self, state: State, index: int, seat: int | None) -> dict[str, Any]:
         """A scored hand, alike for every viewer: its words by their faces only (their cards are back in the stock
         and in hands), its scores, bonuses and challenges."""
