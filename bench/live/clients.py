@@ -17,7 +17,7 @@ import random
 import time
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 import orjson
 import uvloop
@@ -169,6 +169,14 @@ async def all_arrived(listeners: list[Listener], seq: int) -> float | None:
     return max(listener.arrived[seq] for listener in listeners)
 
 
+class Trip(NamedTuple):
+    """One round trip: when its message was sent (``time.perf_counter``, seconds) and how long until the last
+    listener had it (milliseconds)."""
+
+    sent: float
+    ms: float
+
+
 # -- game moves ----------------------------------------------------------------------------------------------------
 def next_move(view: dict) -> dict:
     """A move that is always legal in Palabras Cortas: draw from the stock, then discard the first card in hand."""
@@ -177,10 +185,10 @@ def next_move(view: dict) -> dict:
     return {"type": "discard", "card": view["body"]["hand"][0]["id"]}
 
 
-async def play(seats: list[Listener], moves: int, think: float, errors: Errors) -> list[float]:
+async def play(seats: list[Listener], moves: int, think: float, errors: Errors) -> list[Trip]:
     """Play ``moves`` moves at one table, each by the seat whose turn it is, ``think`` seconds apart (jittered, so
-    the tables do not move in lockstep). Returns the round trips in milliseconds; stops at the first lost move."""
-    rtts: list[float] = []
+    the tables do not move in lockstep). Returns the round trips; stops at the first lost move."""
+    rtts: list[Trip] = []
     await asyncio.sleep(random.uniform(0, think))
     for _ in range(moves):
         view = seats[0].view
@@ -196,16 +204,16 @@ async def play(seats: list[Listener], moves: int, think: float, errors: Errors) 
         if last is None:
             errors.add("lost move", f"seq {seq + 1} did not reach every seat in {TIMEOUT:.0f} s")
             return rtts
-        rtts.append((last - sent) * 1000)
+        rtts.append(Trip(sent, (last - sent) * 1000))
         await asyncio.sleep(random.uniform(0.5, 1.5) * think)
     return rtts
 
 
 # -- the bare echo ---------------------------------------------------------------------------------------------------
-async def echo(listeners: list[Listener], messages: int, think: float, errors: Errors, first: int = 0) -> list[float]:
+async def echo(listeners: list[Listener], messages: int, think: float, errors: Errors, first: int = 0) -> list[Trip]:
     """Like :func:`play`, over the echo room: the sender rotates round the 4 sockets as the turn does. ``first``:
     the first message's number (a room that echoes again goes on from where it stopped)."""
-    rtts: list[float] = []
+    rtts: list[Trip] = []
     await asyncio.sleep(random.uniform(0, think))
     for seq in range(first, first + messages):
         sent = time.perf_counter()
@@ -217,7 +225,7 @@ async def echo(listeners: list[Listener], messages: int, think: float, errors: E
         if last is None:
             errors.add("lost echo", f"echo {seq} did not reach every listener in {TIMEOUT:.0f} s")
             return rtts
-        rtts.append((last - sent) * 1000)
+        rtts.append(Trip(sent, (last - sent) * 1000))
         await asyncio.sleep(random.uniform(0.5, 1.5) * think)
     return rtts
 

@@ -239,7 +239,7 @@ async def connect_tables(plans: list, urls: list[str], origin: str, errors: clie
 
 async def play_tables(tables: list, moves: int, think: float, errors: clients.Errors) -> list[float]:
     results = await asyncio.gather(*(clients.play(seats, moves, think, errors) for seats in tables))
-    return [rtt for rtts in results for rtt in rtts]
+    return [trip.ms for trips in results for trip in trips]
 
 
 async def open_echo_rooms(ports: list[int], rooms: int, players: int, errors: clients.Errors) -> list:
@@ -291,7 +291,7 @@ async def measure(
         round_moves = await play_tables(playing, count, args.think, errors)
         round_against = await play_tables(against, count, args.think, against_errors) if against else []
         sent += count
-        echo_rtts = [rtt for rtts in round_echoes for rtt in rtts]
+        echo_rtts = [trip.ms for trips in round_echoes for trip in trips]
         echoes += echo_rtts
         moves += round_moves
         against_moves += round_against

@@ -19,11 +19,13 @@ processes of ``config.asgi`` and of ``bench.live.echo`` on 127.0.0.1, on uvloop 
    ``--entries``-entry lexicon import and a 30-student class report (100,000 encounters; asked again each time the
    last one is done) run on it while phase 1's load plays again.
 
-Under each quiet and background window's figures, and under each capacity step of the moves, a line gives the disk
-under PostgreSQL's log in its busiest half second (``bench/live/disk.py``): a single slow write there holds every move
-in flight, and not the echo. Lines follow with the servers' garbage collections of 3 ms or more that began in it
-(``bench/live/collections_log.py``: the app processes' under the moves, the echo's under the echo's steps, both under
-a window): while one lasts, every table of its process waits.
+Under each window's figures and each capacity step, a line says when the slowest 1% of its round trips were sent: most
+of them within half a second is a stall that held every move in flight at once (a collection, a write the disk held),
+spread over the window a queue. Under each quiet and background window's figures, and under each capacity step of the
+moves, a line gives the disk under PostgreSQL's log in its busiest half second (``bench/live/disk.py``): a single slow
+write there holds every move in flight, and not the echo. Lines follow with the servers' garbage collections of 3 ms
+or more that began in it (``bench/live/collections_log.py``: the app processes' under the moves, the echo's under the
+echo's steps, both under a window): while one lasts, every table of its process waits.
 
 The benchmark's own client (one process, on uvloop with its garbage collector off: ``clients.run``) shares the 2 cores
 with the servers, PostgreSQL and Redis; at high rates it is part of what is measured, for the echo as for the moves.
@@ -67,10 +69,33 @@ TARGET_P99_MS = 60.0
 STOP_P99_MS = 1000.0
 QUIET_TABLES = 50
 WARM_UP_MOVES = 2  # per table (or echo room) before a window or a capacity step is timed
+STALL_SPAN_S = 0.5  # round trips sent this close together met the same stall (tail_line)
 
 
 def summary(rtts: list[float]) -> str:
     return f"{percentile(rtts, 50):6.1f} / {percentile(rtts, 99):6.1f} ms" if rtts else "      —"
+
+
+def tail_line(name: str, trips: list[clients.Trip]) -> str | None:
+    """When the slowest 1% of ``trips`` (``name``: "moves" or "echoes") were sent: most of them within one short
+    span says the servers stalled together (a collection, a write the disk held); spread over the window, a queue
+    that any move may meet."""
+    if len(trips) < 100:
+        return None
+    slowest = sorted(trips, key=lambda trip: trip.ms)[-(len(trips) // 100) :]
+    sent = sorted(trip.sent for trip in slowest)
+    most, first = 0, 0  # the most of them sent within STALL_SPAN_S, and the first of those
+    start = 0
+    for end in range(len(sent)):
+        while sent[end] - sent[start] > STALL_SPAN_S:
+            start += 1
+        if end - start + 1 > most:
+            most, first = end - start + 1, start
+    began = min(trip.sent for trip in trips)
+    return (
+        f"the {name}' slowest 1% ({len(slowest)}, {slowest[0].ms:.1f} ms or more): {most} sent within "
+        f"{STALL_SPAN_S} s, {sent[first] - began:.1f} s in; all {len(slowest)} within {sent[-1] - sent[0]:.1f} s"
+    )
 
 
 # -- load -----------------------------------------------------------------------------------------------------------
@@ -121,7 +146,9 @@ class Load:
 
         return [seats for seats in await asyncio.gather(*(one(p) for p in plans)) if seats is not None]
 
-    async def play(self, tables: int, rooms: int, moves: int, think: float) -> tuple[list[float], list[float], int]:
+    async def play(
+        self, tables: int, rooms: int, moves: int, think: float
+    ) -> tuple[list[clients.Trip], list[clients.Trip], int]:
         """``tables`` tables and ``rooms`` echo rooms at once, ``moves`` each; returns move and echo round trips."""
         before = self.errors.total
 
@@ -137,9 +164,9 @@ class Load:
         for example in self.errors.examples:
             print(f"  ! {example}")
         self.errors.examples.clear()
-        move_rtts = [r for rs in results[0] for r in rs]
-        echo_rtts = [r for rs in results[1] for r in rs]
-        return move_rtts, echo_rtts, self.errors.total - before
+        move_trips = [trip for trips in results[0] for trip in trips]
+        echo_trips = [trip for trips in results[1] for trip in trips]
+        return move_trips, echo_trips, self.errors.total - before
 
     async def close(self) -> None:
         listeners = [s for t in self.tables for s in t] + [s for r in self.rooms for s in r]
@@ -166,8 +193,19 @@ async def quiet(
         warmed()
     with disk.Sampler(device) as sampler, collections_log.Window(gc_logs) as window:
         moves, echoes, errors = await load.play(tables, rooms, round(args.window / args.think), args.think)
-    lines = [sampler.line(), window.line("app"), window.line("echo")]
-    return {"moves": moves, "echoes": echoes, "errors": errors, "lines": [line for line in lines if line]}
+    lines = [
+        tail_line("moves", moves),
+        tail_line("echoes", echoes),
+        sampler.line(),
+        window.line("app"),
+        window.line("echo"),
+    ]
+    return {
+        "moves": [trip.ms for trip in moves],
+        "echoes": [trip.ms for trip in echoes],
+        "errors": errors,
+        "lines": [line for line in lines if line],
+    }
 
 
 async def ramp(
@@ -185,13 +223,15 @@ async def ramp(
         await load.play(tables, rooms, WARM_UP_MOVES, args.think)
         before = cpu.reading()  # after the new sockets are open and warm: a step's CPU is its play alone
         with disk.Sampler(device) as sampler, collections_log.Window(gc_logs) as window:
-            move_rtts, echo_rtts, errors = await load.play(tables, rooms, args.step_moves, args.think)
-        rtts = move_rtts if kind == "moves" else echo_rtts
+            move_trips, echo_trips, errors = await load.play(tables, rooms, args.step_moves, args.think)
+        trips = move_trips if kind == "moves" else echo_trips
+        rtts = [trip.ms for trip in trips]
         p50, p99 = percentile(rtts, 50), percentile(rtts, 99)
         steps.append((n, p50, p99, len(rtts), errors))
         print(f"  {kind:<6} {n / args.think:6.0f}/s offered: p50 {p50:6.1f} ms, p99 {p99:6.1f} ms, errors {errors}")
         print(f"         {cpu.per_round_trip(before, cpu.reading(), len(rtts))}")
-        for line in (sampler.line(), window.line("app" if kind == "moves" else "echo")):
+        tail = tail_line("moves" if kind == "moves" else "echoes", trips)
+        for line in (tail, sampler.line(), window.line("app" if kind == "moves" else "echo")):
             if line is not None:
                 print(f"         {line}")
         if p99 > STOP_P99_MS or errors:  # past the target the curve goes on a while: it says where the time goes
