@@ -1,6 +1,9 @@
 """bench/live/scale.py's line on a window's slowest round trips: a stall (most of them sent together) told apart from
-a queue (spread over the window)."""
+a queue (spread over the window), with what the disk and the collectors did while the stalled ones were under way."""
 
+import pytest
+
+from bench.live import collections_log, disk
 from bench.live.clients import Trip
 from bench.live.scale import tail_line
 
@@ -21,3 +24,38 @@ def test_a_queue_shows_as_the_slowest_spread_over_the_window():
 
 def test_too_few_round_trips_for_a_slowest_one_percent():
     assert tail_line("moves", [Trip(sent=0.0, ms=5.0)] * 99) is None
+
+
+def test_what_the_samplers_saw_while_the_stalled_ones_were_under_way():
+    quick = [Trip(sent=i * 0.01, ms=5.0) for i in range(990)]
+    stalled = [Trip(sent=4.0 + i * 0.03, ms=200.0 + i) for i in range(10)]  # the last answered 4.479 s in
+    spans = []
+
+    def around(start: float, end: float) -> list[str | None]:
+        spans.append((start, end))
+        return ["the disk busy 480 ms", None]
+
+    line = tail_line("moves", quick + stalled, around)
+    assert line is not None
+    assert line.endswith("all 10 within 0.3 s; while those 10 were under way: the disk busy 480 ms")
+    [(start, end)] = spans
+    assert end - start == pytest.approx(0.479)
+
+
+def test_the_disk_in_a_span_is_its_busiest_half_second_that_overlapped_it():
+    sampler = disk.Sampler(None)
+    sampler.intervals = [disk.Reading(10, 5, 4), disk.Reading(500, 0, 0), disk.Reading(30, 9, 8)]
+    sampler.ends = [100.5, 101.0, 101.5]
+    assert sampler.during(100.6, 100.9) == "the disk busy 500 ms in a half second, 0 writes taking 0 ms"
+    assert sampler.during(101.2, 101.3) == "the disk busy 30 ms in a half second, 9 writes taking 8 ms"
+    assert sampler.during(102.0, 103.0) is None
+
+
+def test_the_collections_in_a_span_are_those_under_way_in_it(tmp_path):
+    (tmp_path / "app.101").write_text("50.000000 40.0 38.0 1\n60.000000 5.0 4.0 0\n")
+    (tmp_path / "echo.102").write_text("50.010000 9.0 9.0 0\n")
+    window = collections_log.Window(tmp_path)
+    # The first began before the span and was still under way in it.
+    assert window.during("app", 50.030, 50.100) == "app collections 1, the longest 40.0 ms (38.0 of CPU, generation 1)"
+    assert window.during("app", 55.0, 56.0) == "no app collection of 3 ms or more"
+    assert collections_log.Window(None).during("app", 50.0, 60.0) is None

@@ -11,6 +11,7 @@ the kernel writing back many pages at once shows as a write time well past the b
 import os
 import statistics
 import threading
+import time
 from pathlib import Path
 from typing import NamedTuple
 
@@ -66,6 +67,7 @@ class Sampler:
     def __init__(self, device: str | None) -> None:
         self.device = device
         self.intervals: list[Reading] = []
+        self.ends: list[float] = []  # when each interval ended (``time.monotonic``)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -80,6 +82,7 @@ class Sampler:
         while not self._stop.wait(INTERVAL):
             now = reading(device)
             self.intervals.append(now - last)
+            self.ends.append(time.monotonic())
             last = now
 
     def __exit__(self, *exc: object) -> None:
@@ -96,4 +99,17 @@ class Sampler:
         return (
             f"disk under PostgreSQL's log ({self.device}), the busiest half second: busy {busiest.busy_ms} ms, "
             f"{busiest.writes} writes taking {busiest.write_ms} ms in all (a median half second: busy {median:.0f} ms)"
+        )
+
+    def during(self, start: float, end: float) -> str | None:
+        """The busiest half second that overlapped ``start``–``end`` (``time.monotonic``), for a stall's line;
+        ``None`` if the disk was not sampled then."""
+        overlapping = [
+            r for r, ended in zip(self.intervals, self.ends, strict=True) if ended > start and ended - INTERVAL < end
+        ]
+        if not overlapping:
+            return None
+        busiest = max(overlapping, key=lambda r: r.busy_ms)
+        return (
+            f"the disk busy {busiest.busy_ms} ms in a half second, {busiest.writes} writes taking {busiest.write_ms} ms"
         )

@@ -21,11 +21,12 @@ processes of ``config.asgi`` and of ``bench.live.echo`` on 127.0.0.1, on uvloop 
 
 Under each window's figures and each capacity step, a line says when the slowest 1% of its round trips were sent: most
 of them within half a second is a stall that held every move in flight at once (a collection, a write the disk held),
-spread over the window a queue. Under each quiet and background window's figures, and under each capacity step of the
-moves, a line gives the disk under PostgreSQL's log in its busiest half second (``bench/live/disk.py``): a single slow
-write there holds every move in flight, and not the echo. Lines follow with the servers' garbage collections of 3 ms
-or more that began in it (``bench/live/collections_log.py``: the app processes' under the moves, the echo's under the
-echo's steps, both under a window): while one lasts, every table of its process waits.
+spread over the window a queue; the line ends with the disk and the servers' collections while those were under way.
+Under each quiet and background window's figures, and under each capacity step of the moves, a line gives the disk
+under PostgreSQL's log in its busiest half second (``bench/live/disk.py``): a single slow write there holds every move
+in flight, and not the echo. Lines follow with the servers' garbage collections of 3 ms or more that began in it
+(``bench/live/collections_log.py``: the app processes' under the moves, the echo's under the echo's steps, both under
+a window): while one lasts, every table of its process waits.
 
 The benchmark's own client (one process, on uvloop with its garbage collector off: ``clients.run``) shares the 2 cores
 with the servers, PostgreSQL and Redis; at high rates it is part of what is measured, for the echo as for the moves.
@@ -76,26 +77,49 @@ def summary(rtts: list[float]) -> str:
     return f"{percentile(rtts, 50):6.1f} / {percentile(rtts, 99):6.1f} ms" if rtts else "      —"
 
 
-def tail_line(name: str, trips: list[clients.Trip]) -> str | None:
+def tail_line(
+    name: str, trips: list[clients.Trip], around: Callable[[float, float], list[str | None]] | None = None
+) -> str | None:
     """When the slowest 1% of ``trips`` (``name``: "moves" or "echoes") were sent: most of them within one short
     span says the servers stalled together (a collection, a write the disk held); spread over the window, a queue
-    that any move may meet."""
+    that any move may meet. ``around(start, end)`` says what the samplers saw while the most of them sent together
+    were under way (``time.monotonic``)."""
     if len(trips) < 100:
         return None
-    slowest = sorted(trips, key=lambda trip: trip.ms)[-(len(trips) // 100) :]
-    sent = sorted(trip.sent for trip in slowest)
+    slowest = sorted(sorted(trips, key=lambda trip: trip.ms)[-(len(trips) // 100) :])  # by the time they were sent
     most, first = 0, 0  # the most of them sent within STALL_SPAN_S, and the first of those
     start = 0
-    for end in range(len(sent)):
-        while sent[end] - sent[start] > STALL_SPAN_S:
+    for end in range(len(slowest)):
+        while slowest[end].sent - slowest[start].sent > STALL_SPAN_S:
             start += 1
         if end - start + 1 > most:
             most, first = end - start + 1, start
+    together = slowest[first : first + most]
     began = min(trip.sent for trip in trips)
-    return (
-        f"the {name}' slowest 1% ({len(slowest)}, {slowest[0].ms:.1f} ms or more): {most} sent within "
-        f"{STALL_SPAN_S} s, {sent[first] - began:.1f} s in; all {len(slowest)} within {sent[-1] - sent[0]:.1f} s"
+    line = (
+        f"the {name}' slowest 1% ({len(slowest)}, {min(trip.ms for trip in slowest):.1f} ms or more): {most} sent "
+        f"within {STALL_SPAN_S} s, {together[0].sent - began:.1f} s in; all {len(slowest)} within "
+        f"{slowest[-1].sent - slowest[0].sent:.1f} s"
     )
+    if around is not None and most > 1:  # one round trip alone is no stall
+        # The round trips are timed on perf_counter's clock, the samplers on monotonic's.
+        shift = time.monotonic() - time.perf_counter()
+        seen = around(together[0].sent + shift, max(trip.sent + trip.ms / 1000 for trip in together) + shift)
+        if found := [text for text in seen if text]:
+            line += f"; while those {most} were under way: " + ", ".join(found)
+    return line
+
+
+def seen_by(
+    sampler: disk.Sampler, window: collections_log.Window, role: str
+) -> Callable[[float, float], list[str | None]]:
+    """For :func:`tail_line`: the ``role`` processes' collections in a span and, for the app's moves, which wait on
+    PostgreSQL's log, the disk under it."""
+
+    def around(start: float, end: float) -> list[str | None]:
+        return [sampler.during(start, end) if role == "app" else None, window.during(role, start, end)]
+
+    return around
 
 
 # -- load -----------------------------------------------------------------------------------------------------------
@@ -194,8 +218,8 @@ async def quiet(
     with disk.Sampler(device) as sampler, collections_log.Window(gc_logs) as window:
         moves, echoes, errors = await load.play(tables, rooms, round(args.window / args.think), args.think)
     lines = [
-        tail_line("moves", moves),
-        tail_line("echoes", echoes),
+        tail_line("moves", moves, seen_by(sampler, window, "app")),
+        tail_line("echoes", echoes, seen_by(sampler, window, "echo")),
         sampler.line(),
         window.line("app"),
         window.line("echo"),
@@ -230,8 +254,9 @@ async def ramp(
         steps.append((n, p50, p99, len(rtts), errors))
         print(f"  {kind:<6} {n / args.think:6.0f}/s offered: p50 {p50:6.1f} ms, p99 {p99:6.1f} ms, errors {errors}")
         print(f"         {cpu.per_round_trip(before, cpu.reading(), len(rtts))}")
-        tail = tail_line("moves" if kind == "moves" else "echoes", trips)
-        for line in (tail, sampler.line(), window.line("app" if kind == "moves" else "echo")):
+        role = "app" if kind == "moves" else "echo"
+        tail = tail_line("moves" if kind == "moves" else "echoes", trips, seen_by(sampler, window, role))
+        for line in (tail, sampler.line(), window.line(role)):
             if line is not None:
                 print(f"         {line}")
         if p99 > STOP_P99_MS or errors:  # past the target the curve goes on a while: it says where the time goes
