@@ -188,7 +188,7 @@ def next_move(view: dict) -> dict:
 async def play(seats: list[Listener], moves: int, think: float, errors: Errors) -> list[Trip]:
     """Play ``moves`` moves at one table, each by the seat whose turn it is, ``think`` seconds apart (jittered, so
     the tables do not move in lockstep). Returns the round trips; stops at the first lost move."""
-    rtts: list[Trip] = []
+    trips: list[Trip] = []
     await asyncio.sleep(random.uniform(0, think))
     for _ in range(moves):
         view = seats[0].view
@@ -199,35 +199,35 @@ async def play(seats: list[Listener], moves: int, think: float, errors: Errors) 
         try:
             await actor.ws.send(json.dumps({"type": "action", "action": action, "client_id": f"bench-{seq}"}))
         except ConnectionClosed:
-            return rtts  # the reader has counted the close
+            return trips  # the reader has counted the close
         last = await all_arrived(seats, seq + 1)
         if last is None:
             errors.add("lost move", f"seq {seq + 1} did not reach every seat in {TIMEOUT:.0f} s")
-            return rtts
-        rtts.append(Trip(sent, (last - sent) * 1000))
+            return trips
+        trips.append(Trip(sent, (last - sent) * 1000))
         await asyncio.sleep(random.uniform(0.5, 1.5) * think)
-    return rtts
+    return trips
 
 
 # -- the bare echo ---------------------------------------------------------------------------------------------------
 async def echo(listeners: list[Listener], messages: int, think: float, errors: Errors, first: int = 0) -> list[Trip]:
     """Like :func:`play`, over the echo room: the sender rotates round the 4 sockets as the turn does. ``first``:
     the first message's number (a room that echoes again goes on from where it stopped)."""
-    rtts: list[Trip] = []
+    trips: list[Trip] = []
     await asyncio.sleep(random.uniform(0, think))
     for seq in range(first, first + messages):
         sent = time.perf_counter()
         try:
             await listeners[seq % len(listeners)].ws.send(json.dumps({"seq": seq}))
         except ConnectionClosed:
-            return rtts  # the reader has counted the close
+            return trips  # the reader has counted the close
         last = await all_arrived(listeners, seq)
         if last is None:
             errors.add("lost echo", f"echo {seq} did not reach every listener in {TIMEOUT:.0f} s")
-            return rtts
-        rtts.append(Trip(sent, (last - sent) * 1000))
+            return trips
+        trips.append(Trip(sent, (last - sent) * 1000))
         await asyncio.sleep(random.uniform(0.5, 1.5) * think)
-    return rtts
+    return trips
 
 
 async def still_alive(seats: list[Listener], errors: Errors) -> int:
