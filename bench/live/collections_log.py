@@ -36,30 +36,26 @@ class Window:
     def __exit__(self, *exc: object) -> None:
         self.end = time.monotonic()
 
-    def collections(
-        self, role: str, start: float | None = None, end: float | None = None
-    ) -> list[tuple[float, float, int]]:
-        """(wall ms, CPU ms, generation) of each logged collection of the ``role`` processes that began in the span,
-        or that was under way between ``start`` and ``end`` (``time.monotonic``) when they are given."""
+    def logged(self, role: str) -> list[tuple[float, float, float, int]]:
+        """(start, wall ms, CPU ms, generation) of each logged collection of the ``role`` processes."""
         found = []
         for log in self.directory.glob(f"{role}.*") if self.directory else ():
             # Whole lines only: a process may be writing one as the log is read.
             for line in log.read_text().split("\n")[:-1]:
-                began, wall, cpu, generation = line.split()
-                if start is not None and end is not None:
-                    inside = float(began) < end and float(began) + float(wall) / 1000 > start
-                else:
-                    inside = self.start <= float(began) <= self.end
-                if inside:
-                    found.append((float(wall), float(cpu), int(generation)))
+                start, wall, cpu, generation = line.split()
+                found.append((float(start), float(wall), float(cpu), int(generation)))
         return found
 
+    def collections(self, role: str) -> list[tuple[float, float, int]]:
+        """(wall ms, CPU ms, generation) of each logged collection of the ``role`` processes that began in the span."""
+        return [(wall, cpu, gen) for start, wall, cpu, gen in self.logged(role) if self.start <= start <= self.end]
+
     def during(self, role: str, start: float, end: float) -> str | None:
-        """The ``role`` processes' collections under way between ``start`` and ``end``, for a stall's line; ``None``
-        if they were not logged."""
+        """The ``role`` processes' collections under way between ``start`` and ``end`` (``time.monotonic``), for a
+        stall's line; ``None`` if they were not logged."""
         if self.directory is None:
             return None
-        found = self.collections(role, start, end)
+        found = [(w, cpu, gen) for began, w, cpu, gen in self.logged(role) if began < end and began + w / 1000 > start]
         if not found:
             return f"no {role} collection of {SHORTEST_MS:.0f} ms or more"
         wall, cpu, generation = max(found)
