@@ -1,4 +1,5 @@
-"""The channel layer: channels-redis's Redis pub/sub layer, with one change: its pub/sub socket has a single owner.
+"""The channel layer: channels-redis's Redis pub/sub layer, with two changes: its pub/sub socket has a single owner,
+and the publishes asked for together go to Redis together.
 
 Upstream, any coroutine may reconnect a shard's pub/sub socket: the task that reads it, and every subscribe that finds
 it dead. redis-py's handshake on a new socket (HELLO, CLIENT SETINFO) reads its own replies, and the read loop, reading
@@ -10,7 +11,10 @@ Here a shard's receive task alone connects, reads and reconnects the pub/sub soc
 send on it (redis-py reads their confirmations in the receive task, as upstream). While the socket is down a subscribe
 waits for the receive task to bring it back, for at most ``READY_WAIT`` seconds, and then raises ``ConnectionError``:
 the consumer refuses the websocket with 4013 (try again). An unsubscribe then only forgets the channel, so that the
-reconnection does not subscribe it again. Publishing is upstream's, on pooled connections with retries.
+reconnection does not subscribe it again.
+
+Publishing is on pooled connections with retries, as upstream, but not one publish per trip to Redis: those asked
+for while a trip is under way go together in the next one (:meth:`Shard.publish_all`).
 """
 
 import asyncio
@@ -30,6 +34,7 @@ from redis.exceptions import RedisError
 logger = logging.getLogger(__name__)
 
 READY_WAIT = 2.0  # seconds a subscribe waits for the pub/sub socket to come back; under Daphne's 5 s handshake limit
+PIPELINE_MAX = 500  # publishes in one trip to Redis at most (a move's are two; a burst waits for the next trip)
 RECONNECT_FIRST, RECONNECT_MAX = 0.05, 0.5  # the receive task's backoff between attempts while Redis is down
 LAYER_DOWN = (OSError, TimeoutError, RedisError)  # what the layer raises while Redis is unreachable
 
@@ -78,6 +83,9 @@ class Shard(RedisSingleShardConnection):
         self._ready = asyncio.Event()  # the pub/sub socket is up (set and cleared by the receive task only)
         self._subscribing = asyncio.Lock()
         self._lost = False  # Redis found unreachable (logged once per outage)
+        # Publishes waiting for the next trip to Redis, and the task that sends them (publish_all).
+        self._outbox: list[tuple[list[tuple[str, bytes]], asyncio.Future[list[Any]]]] = []
+        self._publisher: asyncio.Task[None] | None = None
 
     def _ensure_redis(self) -> None:
         if self._redis is None:
@@ -175,17 +183,53 @@ class Shard(RedisSingleShardConnection):
             return
         self._receive_message(await self._pubsub.get_message(ignore_subscribe_messages=True, timeout=0.1))
 
+    async def publish(self, channel: str, message: bytes) -> None:
+        """Upstream's single publish (``send``, ``group_send``), sent the way :meth:`publish_all` sends."""
+        [outcome] = await self.publish_all([(channel, message)])
+        if isinstance(outcome, BaseException):
+            raise outcome
+
     async def publish_all(self, messages: list[tuple[str, bytes]]) -> list[Any]:
-        """Publish each ``(channel, message)`` in one round trip (a pipeline, not a transaction), in order and under
-        the shard's lock as upstream's :meth:`publish` is. Returns each publish's outcome, an exception where it
-        failed; raises if Redis could not be reached at all."""
-        async with self._lock:
-            self._ensure_redis()
-            assert self._redis is not None
-            async with self._redis.pipeline(transaction=False) as pipe:
-                for channel, message in messages:
-                    pipe.publish(channel, message)
-                return list(await pipe.execute(raise_on_error=False))
+        """Publish each ``(channel, message)``, in order; returns each publish's outcome, an exception where it
+        failed; raises if Redis could not be reached at all.
+
+        Upstream holds the shard's lock for each publish's round trip, so a process published one message per trip
+        to Redis and back, and a trip lasts until the event loop reads its reply: at 200 moves a second a process's
+        publishes queued behind each other, up to 400 ms, with Redis and the loop both free (bench/README.md). Here
+        the publishes asked for while one trip is under way wait in the order they came and all go in the next one:
+        one pipeline (not a transaction), at most :data:`PIPELINE_MAX` publishes."""
+        loop = asyncio.get_running_loop()
+        sent: asyncio.Future[list[Any]] = loop.create_future()
+        self._outbox.append((messages, sent))
+        if self._publisher is None or self._publisher.done():
+            self._publisher = loop.create_task(self._publish_waiting())
+        return await sent
+
+    async def _publish_waiting(self) -> None:
+        while self._outbox:
+            taken, count = 0, 0
+            while taken < len(self._outbox) and (not taken or count + len(self._outbox[taken][0]) <= PIPELINE_MAX):
+                count += len(self._outbox[taken][0])
+                taken += 1
+            batch, self._outbox = self._outbox[:taken], self._outbox[taken:]
+            try:
+                async with self._lock:  # upstream's flush takes it too
+                    self._ensure_redis()
+                    assert self._redis is not None
+                    async with self._redis.pipeline(transaction=False) as pipe:
+                        for messages, _ in batch:
+                            for channel, message in messages:
+                                pipe.publish(channel, message)
+                        outcomes = list(await pipe.execute(raise_on_error=False))
+            except Exception as error:  # noqa: BLE001 - Redis unreachable: every publish of the batch failed
+                for _, sent in batch:
+                    if not sent.done():  # a caller cancelled meanwhile wants no answer
+                        sent.set_exception(error)
+                continue
+            for messages, sent in batch:
+                mine, outcomes = outcomes[: len(messages)], outcomes[len(messages) :]
+                if not sent.done():
+                    sent.set_result(mine)
 
     async def flush(self) -> None:
         pubsub = self._pubsub

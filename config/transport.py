@@ -142,8 +142,8 @@ _sending: set[asyncio.Task] = set()
 def send_deferred_soon(deferred: Deferred) -> None:
     """:func:`send_deferred` in a task of its own, so that the caller (a consumer, which handles its messages one at
     a time) goes straight back to its queue instead of waiting for every publish and the later work. A failure is
-    logged. One consumer's moves still go out in order: each send's first publish queues on the layer's connection
-    at once, and the consumer's next move must first make its own trip to the database."""
+    logged. One consumer's moves still go out in order: each send's publishes take their place in the layer's queue
+    of publishes at once, and the consumer's next move must first make its own trip to the database."""
     task = asyncio.get_running_loop().create_task(send_deferred(deferred))
     _sending.add(task)
     task.add_done_callback(_sent)

@@ -4,6 +4,7 @@ is missing: a machine without it is misconfigured, and CI must say so."""
 
 import asyncio
 import logging
+from collections.abc import Callable
 
 import pytest
 from channels.layers import InMemoryChannelLayer
@@ -66,6 +67,75 @@ async def test_a_moves_broadcasts_reach_redis_in_one_write_and_arrive_in_order(r
     assert publishes[0].count(b"PUBLISH") == 3
     assert [(await redis_layer.receive(table))["seq"] for _ in range(2)] == [1, 2]
     assert await redis_layer.receive(dashboard) == {"type": "lesson.row", "seq": 1}
+    await redis_layer.flush()
+
+
+def held_publishes(monkeypatch) -> tuple[list[int], asyncio.Event]:
+    """Each write to Redis that publishes, as its number of publishes; the first such write waits for the event."""
+    publishes: list[int] = []
+    gate = asyncio.Event()
+    send_packed_command = AbstractConnection.send_packed_command
+
+    async def held(connection, command, *args, **kwargs):
+        written = b"".join(command if isinstance(command, list) else [command])
+        if b"PUBLISH" in written:
+            publishes.append(written.count(b"PUBLISH"))
+            if len(publishes) == 1:
+                await gate.wait()
+        return await send_packed_command(connection, command, *args, **kwargs)
+
+    monkeypatch.setattr(AbstractConnection, "send_packed_command", held)
+    return publishes, gate
+
+
+async def heard(layer, channel: str) -> dict:
+    """The next message on ``channel``; a test fails rather than waits for one that never comes."""
+    return await asyncio.wait_for(layer.receive(channel), 5)
+
+
+async def until(condition: Callable[[], bool], seconds: float = 5.0) -> None:
+    async with asyncio.timeout(seconds):
+        while not condition():
+            await asyncio.sleep(0.001)
+
+
+async def test_broadcasts_asked_for_during_a_trip_to_redis_go_together_in_the_next_in_order(redis_layer, monkeypatch):
+    """A process published one message per trip to Redis and back, each waiting for the last one's reply: under load
+    its moves queued there. The broadcasts asked for while a trip is under way now all go in the next one."""
+    table = await redis_layer.new_channel()
+    await redis_layer.group_add("table-1", table)
+    publishes, gate = held_publishes(monkeypatch)
+    first = asyncio.create_task(redis_layer.group_send("table-1", {"type": "table.event", "seq": 0}))
+    await until(lambda: publishes == [1])  # the first trip is under way, held before it reaches Redis
+    waiting = [
+        asyncio.create_task(group_send_all(redis_layer, [("table-1", {"type": "table.event", "seq": seq})]))
+        for seq in range(1, 6)
+    ]
+    await asyncio.sleep(0.05)
+    assert publishes == [1]  # nothing else goes while the first trip is under way
+    gate.set()
+    assert await asyncio.gather(first, *waiting) == [None] + [[None]] * 5
+    assert publishes == [1, 5]
+    assert [(await heard(redis_layer, table))["seq"] for _ in range(6)] == [0, 1, 2, 3, 4, 5]
+    await redis_layer.flush()
+
+
+async def test_a_broadcast_whose_sender_gave_up_waiting_is_still_sent_and_the_rest_go_on(redis_layer, monkeypatch):
+    """A consumer cancelled while its broadcast waits for the next trip (its socket closed): the broadcast was
+    committed and still goes, in its place, and the others are not held back."""
+    table = await redis_layer.new_channel()
+    await redis_layer.group_add("table-1", table)
+    publishes, gate = held_publishes(monkeypatch)
+    first = asyncio.create_task(redis_layer.group_send("table-1", {"type": "table.event", "seq": 0}))
+    await until(lambda: publishes == [1])
+    given_up = asyncio.create_task(redis_layer.group_send("table-1", {"type": "table.event", "seq": 1}))
+    last = asyncio.create_task(redis_layer.group_send("table-1", {"type": "table.event", "seq": 2}))
+    await asyncio.sleep(0.01)
+    given_up.cancel()
+    gate.set()
+    await asyncio.gather(first, last)
+    assert given_up.cancelled()
+    assert [(await heard(redis_layer, table))["seq"] for _ in range(3)] == [0, 1, 2]
     await redis_layer.flush()
 
 
