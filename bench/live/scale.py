@@ -11,7 +11,8 @@ processes of ``config.asgi`` and of ``bench.live.echo`` on 127.0.0.1, on uvloop 
 1. ``quiet``: 50 Palabras Cortas tables × 4 seats and 50 echo rooms × 4 sockets play at the same time, each about
    one move (one echo) a second, for ``--window`` seconds: move and echo p50/p99 side by side, under the same load.
 2. ``capacity``: the number of tables is ramped (``--steps``), each table one move every ``--think`` seconds (open
-   loop, a class's pace: ``tables ÷ think`` moves per second offered), ``--step-moves`` moves per table per step
+   loop, a class's pace: ``tables ÷ think`` moves per second offered from the step's first moment, the first move
+   of each table drawn as ``clients.first_delay`` says), ``--step-moves`` moves per table per step
    after two untimed ones (a new table's first move in a process is read under its lock, with no copy yet), first
    on one app process, then on two; the echo the same way. A step passes when its p99 ≤ 60 ms and nothing was
    lost; the capacity is the highest offered rate that passed.
