@@ -1,9 +1,13 @@
 """bench/live/scale.py's line on a window's slowest round trips: a stall (most of them sent together) told apart from
-a queue (spread over the window), with what the disk and the collectors did while the stalled ones were under way."""
+a queue (spread over the window), with what the disk, the cores and the collectors did while the stalled ones were
+under way."""
+
+import time
+from collections import Counter
 
 import pytest
 
-from bench.live import collections_log, disk
+from bench.live import collections_log, cpu, disk
 from bench.live.clients import Trip
 from bench.live.scale import tail_line
 
@@ -59,3 +63,29 @@ def test_the_collections_in_a_span_are_those_under_way_in_it(tmp_path):
     assert window.during("app", 50.030, 50.100) == "app collections 1, the longest 40.0 ms (38.0 of CPU, generation 1)"
     assert window.during("app", 55.0, 56.0) == "no app collection of 3 ms or more"
     assert collections_log.Window(None).during("app", 50.0, 60.0) is None
+
+
+def test_the_cores_in_a_span_say_how_much_went_to_anything_but_the_benchmark():
+    sampler = cpu.Sampler(enabled=False)
+    quiet = cpu.Usage(0.5, 0.80, Counter({("app", "python 10"): 0.60, ("postgres", "postgres 11"): 0.15}))
+    taken = cpu.Usage(
+        0.5,
+        0.98,
+        Counter({("app", "python 10"): 0.55, ("other", "beam.smp 12"): 0.20, ("other", "kdamond.0 77"): 0.01}),
+    )
+    sampler.intervals, sampler.ends = [quiet, taken], [100.5, 101.0]
+    assert sampler.during(100.6, 100.9) == (
+        "the cores busy 980 ms in 0.50 s, 430 ms of it outside the benchmark's processes (the most: beam.smp, 200 ms)"
+    )
+    assert (
+        sampler.during(100.1, 100.2) == "the cores busy 800 ms in 0.50 s, 50 ms of it outside the benchmark's processes"
+    )
+    assert sampler.during(102.0, 103.0) is None
+
+
+def test_the_cores_are_read_from_proc_while_a_window_is_timed():
+    with cpu.Sampler() as sampler:
+        time.sleep(1.2)
+    assert len(sampler.intervals) == 2
+    assert all(0.4 < usage.wall < 1.0 and usage.busy >= 0 for usage in sampler.intervals)
+    assert any(role == "client" for usage in sampler.intervals for role, _ in usage.processes)

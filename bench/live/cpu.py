@@ -6,8 +6,12 @@ the CPU time each role used between two readings, divided by the round trips the
 """
 
 import os
+import time
 from collections import Counter
 from pathlib import Path
+from typing import NamedTuple
+
+from bench.live import sampling
 
 TICKS = os.sysconf("SC_CLK_TCK")
 ROLES = ("app", "echo", "postgres", "redis", "client", "other")
@@ -30,6 +34,14 @@ def _role(pid: int, command: str, name: str) -> str:
 def reading() -> Counter:
     """CPU seconds used so far by the live processes of each role (user and system, the process's own threads)."""
     seconds: Counter = Counter()
+    for (role, _), used in processes().items():
+        seconds[role] += used
+    return seconds
+
+
+def processes() -> Counter:
+    """CPU seconds used so far by each live process, keyed by (role, pid and name)."""
+    seconds: Counter = Counter()
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
@@ -41,8 +53,63 @@ def reading() -> Counter:
         name = stat[stat.index("(") + 1 : stat.rindex(")")]
         fields = stat[stat.rindex(")") + 2 :].split()
         # utime and stime are fields 14 and 15 of stat(5), so 11 and 12 after the name and state.
-        seconds[_role(int(entry.name), command, name)] += (int(fields[11]) + int(fields[12])) / TICKS
+        pid = int(entry.name)
+        seconds[(_role(pid, command, name), f"{name} {pid}")] = (int(fields[11]) + int(fields[12])) / TICKS
     return seconds
+
+
+def machine_busy() -> float:
+    """CPU seconds the machine's cores have been busy so far (``/proc/stat``: all but idle, iowait and steal), every
+    process counted, those that came and went between two readings too."""
+    user, nice, system, _idle, _iowait, irq, softirq = (int(f) for f in Path("/proc/stat").read_text().split()[1:8])
+    return (user + nice + system + irq + softirq) / TICKS
+
+
+class Usage(NamedTuple):
+    """The cores so far, or over an interval: busy in all, and each live process's part."""
+
+    wall: float  # seconds (``time.monotonic`` in a reading)
+    busy: float  # seconds
+    processes: Counter  # seconds, by (role, "name pid")
+
+
+class Sampler(sampling.Sampler[Usage, Usage]):
+    """The cores every :data:`sampling.INTERVAL` seconds while a window is timed: whether something besides the
+    benchmark took them when its round trips stalled (on the twentieth machine, a program the machine starts every
+    minute took 200 ms of a core while the cores were 85-90% busy with play, bench/README.md)."""
+
+    def __init__(self, enabled: bool = True) -> None:
+        super().__init__(enabled)
+
+    def read(self) -> Usage:
+        return Usage(time.monotonic(), machine_busy(), processes())
+
+    def change(self, now: Usage, last: Usage) -> Usage:
+        both = [key for key in now.processes if key in last.processes]  # a process new in the interval is not named
+        used = Counter({key: now.processes[key] - last.processes[key] for key in both})
+        return Usage(now.wall - last.wall, now.busy - last.busy, used)
+
+    def during(self, start: float, end: float) -> str | None:
+        """The interval (about half a second) that overlapped ``start``–``end`` (``time.monotonic``) where the most
+        CPU went to anything but the benchmark's own processes, for a stall's line; ``None`` if none was sampled."""
+        overlapping = self.overlapping(start, end)
+        if not overlapping:
+            return None
+
+        def others(usage: Usage) -> float:  # the cores' busy time, less what the benchmark's processes used
+            ours = sum(used for (role, _), used in usage.processes.items() if role != "other")
+            return max(usage.busy - ours, 0.0)
+
+        worst = max(overlapping, key=others)
+        line = (
+            f"the cores busy {worst.busy * 1000:.0f} ms in {worst.wall:.2f} s, "
+            f"{others(worst) * 1000:.0f} ms of it outside the benchmark's processes"
+        )
+        named = [(used, key[1]) for key, used in worst.processes.items() if key[0] == "other" and used > 0]
+        if named:
+            used, name = max(named)
+            line += f" (the most: {name.split()[0]}, {used * 1000:.0f} ms)"
+        return line
 
 
 def per_round_trip(before: Counter, after: Counter, round_trips: int) -> str:

@@ -10,14 +10,13 @@ the kernel writing back many pages at once shows as a write time well past the b
 
 import os
 import statistics
-import threading
-import time
 from pathlib import Path
 from typing import NamedTuple
 
 import psycopg
 
-INTERVAL = 0.5  # seconds between readings
+from bench.live import sampling
+
 DISKSTATS = Path("/proc/diskstats")
 
 
@@ -60,35 +59,20 @@ def reading(device: str) -> Reading:
     raise LookupError(device)
 
 
-class Sampler:
-    """Reads the device every :data:`INTERVAL` seconds on a thread while it is entered (``with Sampler(device)``);
-    with no device it reads nothing."""
+class Sampler(sampling.Sampler[Reading, Reading]):
+    """Reads the device every :data:`sampling.INTERVAL` seconds on a thread while it is entered
+    (``with Sampler(device)``); with no device it reads nothing."""
 
     def __init__(self, device: str | None) -> None:
+        super().__init__(enabled=device is not None)
         self.device = device
-        self.intervals: list[Reading] = []
-        self.ends: list[float] = []  # when each interval ended (``time.monotonic``)
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
 
-    def __enter__(self) -> "Sampler":
-        if self.device is not None:
-            self._thread = threading.Thread(target=self._run, args=(self.device,), daemon=True)
-            self._thread.start()
-        return self
+    def read(self) -> Reading:
+        assert self.device is not None
+        return reading(self.device)
 
-    def _run(self, device: str) -> None:
-        last = reading(device)
-        while not self._stop.wait(INTERVAL):
-            now = reading(device)
-            self.intervals.append(now - last)
-            self.ends.append(time.monotonic())
-            last = now
-
-    def __exit__(self, *exc: object) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join()
+    def change(self, now: Reading, last: Reading) -> Reading:
+        return now - last
 
     def line(self) -> str | None:
         """The window's disk, in a line of the report; ``None`` if it was not sampled."""
@@ -104,9 +88,7 @@ class Sampler:
     def during(self, start: float, end: float) -> str | None:
         """The busiest half second that overlapped ``start``–``end`` (``time.monotonic``), for a stall's line;
         ``None`` if the disk was not sampled then."""
-        overlapping = [
-            r for r, ended in zip(self.intervals, self.ends, strict=True) if ended > start and ended - INTERVAL < end
-        ]
+        overlapping = self.overlapping(start, end)
         if not overlapping:
             return None
         busiest = max(overlapping, key=lambda r: r.busy_ms)

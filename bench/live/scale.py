@@ -22,7 +22,8 @@ processes of ``config.asgi`` and of ``bench.live.echo`` on 127.0.0.1, on uvloop 
 
 Under each window's figures and each capacity step, a line says when the slowest 1% of its round trips were sent: most
 of them within half a second is a stall that held every move in flight at once (a collection, a write the disk held),
-spread over the window a queue; the line ends with the disk and the servers' collections while those were under way.
+spread over the window a queue; the line ends with the disk, the cores (how much of them went to anything but the
+benchmark's processes, ``bench/live/cpu.py``) and the servers' collections while those were under way.
 Under each quiet and background window's figures, and under each capacity step of the moves, a line gives the disk
 under PostgreSQL's log in its busiest half second (``bench/live/disk.py``): a single slow write there holds every move
 in flight, and not the echo. Lines follow with the servers' garbage collections of 3 ms or more that began in it
@@ -112,13 +113,14 @@ def tail_line(
 
 
 def seen_by(
-    sampler: disk.Sampler, window: collections_log.Window, role: str
+    sampler: disk.Sampler, cores: cpu.Sampler, window: collections_log.Window, role: str
 ) -> Callable[[float, float], list[str | None]]:
-    """For :func:`tail_line`: the ``role`` processes' collections in a span and, for the app's moves, which wait on
-    PostgreSQL's log, the disk under it."""
+    """For :func:`tail_line`: the ``role`` processes' collections in a span, the cores (what went to anything but
+    the benchmark) and, for the app's moves, which wait on PostgreSQL's log, the disk under it."""
 
     def around(start: float, end: float) -> list[str | None]:
-        return [sampler.during(start, end) if role == "app" else None, window.during(role, start, end)]
+        disk_then = sampler.during(start, end) if role == "app" else None
+        return [disk_then, cores.during(start, end), window.during(role, start, end)]
 
     return around
 
@@ -216,11 +218,15 @@ async def quiet(
     await load.play(tables, rooms, WARM_UP_MOVES, args.think)  # connections, caches (not timed)
     if warmed is not None:
         warmed()
-    with disk.Sampler(device) as sampler, collections_log.Window(gc_logs) as window:
+    with (
+        disk.Sampler(device) as sampler,
+        cpu.Sampler() as cores,
+        collections_log.Window(gc_logs) as window,
+    ):
         moves, echoes, errors = await load.play(tables, rooms, round(args.window / args.think), args.think)
     lines = [
-        tail_line("moves", moves, seen_by(sampler, window, "app")),
-        tail_line("echoes", echoes, seen_by(sampler, window, "echo")),
+        tail_line("moves", moves, seen_by(sampler, cores, window, "app")),
+        tail_line("echoes", echoes, seen_by(sampler, cores, window, "echo")),
         sampler.line(),
         window.line("app"),
         window.line("echo"),
@@ -247,7 +253,11 @@ async def ramp(
         # copy yet). A step measures what a class's pace sustains.
         await load.play(tables, rooms, WARM_UP_MOVES, args.think)
         before = cpu.reading()  # after the new sockets are open and warm: a step's CPU is its play alone
-        with disk.Sampler(device) as sampler, collections_log.Window(gc_logs) as window:
+        with (
+            disk.Sampler(device) as sampler,
+            cpu.Sampler() as cores,
+            collections_log.Window(gc_logs) as window,
+        ):
             move_trips, echo_trips, errors = await load.play(tables, rooms, args.step_moves, args.think)
         trips = move_trips if kind == "moves" else echo_trips
         rtts = [trip.ms for trip in trips]
@@ -256,7 +266,7 @@ async def ramp(
         print(f"  {kind:<6} {n / args.think:6.0f}/s offered: p50 {p50:6.1f} ms, p99 {p99:6.1f} ms, errors {errors}")
         print(f"         {cpu.per_round_trip(before, cpu.reading(), len(rtts))}")
         role = "app" if kind == "moves" else "echo"
-        tail = tail_line("moves" if kind == "moves" else "echoes", trips, seen_by(sampler, window, role))
+        tail = tail_line("moves" if kind == "moves" else "echoes", trips, seen_by(sampler, cores, window, role))
         for line in (tail, sampler.line(), window.line(role)):
             if line is not None:
                 print(f"         {line}")
