@@ -19,6 +19,7 @@ for while a trip is under way go together in the next one (:meth:`Shard.publish_
 
 import asyncio
 import logging
+from collections import deque
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from typing import Any
@@ -84,7 +85,7 @@ class Shard(RedisSingleShardConnection):
         self._subscribing = asyncio.Lock()
         self._lost = False  # Redis found unreachable (logged once per outage)
         # Publishes waiting for the next trip to Redis, and the task that sends them (publish_all).
-        self._outbox: list[tuple[list[tuple[str, bytes]], asyncio.Future[list[Any]]]] = []
+        self._outbox: deque[tuple[list[tuple[str, bytes]], asyncio.Future[list[Any]]]] = deque()
         self._publisher: asyncio.Task[None] | None = None
 
     def _ensure_redis(self) -> None:
@@ -207,11 +208,11 @@ class Shard(RedisSingleShardConnection):
 
     async def _publish_waiting(self) -> None:
         while self._outbox:
-            taken, count = 0, 0
-            while taken < len(self._outbox) and (not taken or count + len(self._outbox[taken][0]) <= PIPELINE_MAX):
-                count += len(self._outbox[taken][0])
-                taken += 1
-            batch, self._outbox = self._outbox[:taken], self._outbox[taken:]
+            batch = [self._outbox.popleft()]  # the first always goes, however many publishes it holds
+            count = len(batch[0][0])
+            while self._outbox and count + len(self._outbox[0][0]) <= PIPELINE_MAX:
+                count += len(self._outbox[0][0])
+                batch.append(self._outbox.popleft())
             try:
                 async with self._lock:  # upstream's flush takes it too
                     self._ensure_redis()

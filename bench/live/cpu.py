@@ -34,13 +34,13 @@ def _role(pid: int, command: str, name: str) -> str:
 def reading() -> Counter:
     """CPU seconds used so far by the live processes of each role (user and system, the process's own threads)."""
     seconds: Counter = Counter()
-    for (role, _), used in processes().items():
+    for (role, _, _), used in processes().items():
         seconds[role] += used
     return seconds
 
 
 def processes() -> Counter:
-    """CPU seconds used so far by each live process, keyed by (role, pid and name)."""
+    """CPU seconds used so far by each live process, keyed by (role, name, pid)."""
     seconds: Counter = Counter()
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
@@ -54,7 +54,7 @@ def processes() -> Counter:
         fields = stat[stat.rindex(")") + 2 :].split()
         # utime and stime are fields 14 and 15 of stat(5), so 11 and 12 after the name and state.
         pid = int(entry.name)
-        seconds[(_role(pid, command, name), f"{name} {pid}")] = (int(fields[11]) + int(fields[12])) / TICKS
+        seconds[(_role(pid, command, name), name, pid)] = (int(fields[11]) + int(fields[12])) / TICKS
     return seconds
 
 
@@ -70,16 +70,13 @@ class Usage(NamedTuple):
 
     wall: float  # seconds (``time.monotonic`` in a reading)
     busy: float  # seconds
-    processes: Counter  # seconds, by (role, "name pid")
+    processes: Counter  # seconds, by (role, name, pid)
 
 
 class Sampler(sampling.Sampler[Usage, Usage]):
     """The cores every :data:`sampling.INTERVAL` seconds while a window is timed: whether something besides the
     benchmark took them when its round trips stalled (on the twentieth machine, a program the machine starts every
     minute took 200 ms of a core while the cores were 85-90% busy with play, bench/README.md)."""
-
-    def __init__(self, enabled: bool = True) -> None:
-        super().__init__(enabled)
 
     def read(self) -> Usage:
         return Usage(time.monotonic(), machine_busy(), processes())
@@ -97,7 +94,7 @@ class Sampler(sampling.Sampler[Usage, Usage]):
             return None
 
         def others(usage: Usage) -> float:  # the cores' busy time, less what the benchmark's processes used
-            ours = sum(used for (role, _), used in usage.processes.items() if role != "other")
+            ours = sum(used for (role, _, _), used in usage.processes.items() if role != "other")
             return max(usage.busy - ours, 0.0)
 
         worst = max(overlapping, key=others)
@@ -105,10 +102,10 @@ class Sampler(sampling.Sampler[Usage, Usage]):
             f"the cores busy {worst.busy * 1000:.0f} ms in {worst.wall:.2f} s, "
             f"{others(worst) * 1000:.0f} ms of it outside the benchmark's processes"
         )
-        named = [(used, key[1]) for key, used in worst.processes.items() if key[0] == "other" and used > 0]
+        named = [(used, name) for (role, name, _), used in worst.processes.items() if role == "other" and used > 0]
         if named:
             used, name = max(named)
-            line += f" (the most: {name.split()[0]}, {used * 1000:.0f} ms)"
+            line += f" (the most: {name}, {used * 1000:.0f} ms)"
         return line
 
 

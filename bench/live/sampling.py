@@ -4,7 +4,7 @@ stall's line can say what happened in the half seconds it overlapped."""
 
 import threading
 import time
-from typing import Generic, TypeVar
+from typing import Generic, Self, TypeVar
 
 INTERVAL = 0.5  # seconds between readings
 
@@ -29,7 +29,7 @@ class Sampler(Generic[R, C]):
     def change(self, now: R, last: R) -> C:
         raise NotImplementedError
 
-    def __enter__(self):
+    def __enter__(self) -> Self:
         if self.enabled:
             self._thread = threading.Thread(target=self._run, daemon=True)
             self._thread.start()

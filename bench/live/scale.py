@@ -220,7 +220,7 @@ async def quiet(
         warmed()
     with (
         disk.Sampler(device) as sampler,
-        cpu.Sampler() as cores,
+        cpu.Sampler(enabled=True) as cores,
         collections_log.Window(gc_logs) as window,
     ):
         moves, echoes, errors = await load.play(tables, rooms, round(args.window / args.think), args.think)
@@ -255,7 +255,7 @@ async def ramp(
         before = cpu.reading()  # after the new sockets are open and warm: a step's CPU is its play alone
         with (
             disk.Sampler(device) as sampler,
-            cpu.Sampler() as cores,
+            cpu.Sampler(enabled=True) as cores,
             collections_log.Window(gc_logs) as window,
         ):
             move_trips, echo_trips, errors = await load.play(tables, rooms, args.step_moves, args.think)
