@@ -629,6 +629,17 @@ export function createTablePage({ renderer, elements, seat, isTeacher, transport
       draw();
       if (update.events?.length) announce(update.events);
     },
+    /** What happened at `seq` when a snapshot without it (a heartbeat's answer) already showed its state: the log
+     * and the announcement still need it. At the state shown, its events are the last move's (for highlights). */
+    tell(seq, events) {
+      if (!current || !events?.length) return;
+      if (seq === current.seq) {
+        current = { ...current, events };
+        draw();
+      }
+      addToLog(seq, events);
+      announce(events);
+    },
     /** The server refused the last action (or it never arrived). */
     refused(code, message) {
       settle();

@@ -14,6 +14,9 @@ const ACK_TIMEOUT_MS = 5000;
 const HEARTBEAT_MS = 4000;
 
 let lastSeq = -1;
+// The last seq whose events the log holds. A heartbeat's snapshot shows a new state without its events; the event
+// that it overtook then still brings them to the log and the announcement.
+let toldSeq = -1;
 let pending = null; // { clientId, timer }
 let live = null;
 const previews = new Map(); // client_id -> { resolve, reject }
@@ -125,10 +128,16 @@ function onMessage(message) {
   if (message.type === "state") {
     showClock(message);
     lastSeq = message.seq;
+    if (message.log) toldSeq = message.seq;
     page.show({ seq: message.seq, view: message.view, table: message.table }, { log: message.log || null });
     if (!page.busy) settled(); // a snapshot of the same move (a pause) does not answer the action in flight
   } else if (message.type === "event") {
-    if (message.seq <= lastSeq) return; // already shown (a snapshot overtook it)
+    if (message.seq <= lastSeq) {
+      // Its state is shown already: a snapshot overtook it. What happened is still news if that snapshot had no log.
+      if (message.seq > toldSeq) page.tell(message.seq, message.events);
+      toldSeq = Math.max(toldSeq, message.seq);
+      return;
+    }
     if (lastSeq >= 0 && message.seq !== lastSeq + 1) {
       live.send({ type: "hello", last_seq: lastSeq, log: true }); // a gap: the server answers with a snapshot
       return;
@@ -139,6 +148,7 @@ function onMessage(message) {
       return;
     }
     lastSeq = message.seq;
+    toldSeq = message.seq;
     showClock({ ...message, view });
     page.show({ seq: message.seq, view, table: message.table, events: message.events });
     settled();

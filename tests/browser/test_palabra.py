@@ -2,6 +2,7 @@
 own test helper, then every move goes through the real pages — PALABRA, a shave, a word with a wild card taken to
 the vote and settled by the teacher's check, a joker — and the scores on every page are the table's."""
 
+import json
 import re
 import time
 
@@ -161,6 +162,57 @@ def test_three_players_shave_joker_and_vote_with_the_teachers_check(live_server_
     table.refresh_from_db()
     assert GAMES["palabra"].scores(table.state).total == [0, 31, 0]
     expect_scores(everyone, table.state["scores"])
+
+
+def test_a_verdict_overtaken_by_a_heartbeats_snapshot_is_still_announced_and_logged(live_server_url, new_page):
+    """A heartbeat's ``hello`` answered after a move's commit and before its broadcast reaches the page brings the new
+    state without its events. The broadcast that comes after it must still add them to the log and announce them:
+    here the third page's copy of the teacher's verdict is held until its heartbeat has shown the new state."""
+    table, (first, second, third), teacher = start_palabra(live_server_url, new_page)
+    ids = arrange_table(table, {0: ["C", "A", "T", "E"], 1: ["D", "O", "G"], 2: ["N", "I", "S"]})
+    held: list[str] = []
+    hold = {"events": False, "route": None}
+
+    def route(ws) -> None:
+        server = ws.connect_to_server()
+        hold["route"] = ws
+
+        def from_server(message: str | bytes) -> None:
+            if hold["events"] and json.loads(message).get("type") == "event":
+                held.append(message)
+            else:
+                ws.send(message)
+
+        server.on_message(from_server)
+
+    third.route_web_socket(re.compile(r"/ws/tables/"), route)
+    everyone = [first, second, third, teacher]
+    reload(everyone)
+    click_cards(first, ids[0][:3])
+    first.get_by_test_id("do-word").click()
+    for page in (second, third):
+        expect(page.get_by_test_id("pending")).to_contain_text("CAT")
+        page.get_by_test_id("do-vote-reject").click()
+    first.get_by_test_id("do-insist").click()
+    expect(third.get_by_test_id("pending")).to_contain_text("CAT")
+    log = third.locator("#event-log li")
+    expect(log.filter(has_text="insisted")).to_have_count(1)
+
+    hold["events"] = True
+    teacher.get_by_test_id("do-check").click()
+    expect(teacher.get_by_test_id("announcement")).to_contain_text("The teacher checked CAT")
+    # The third page's heartbeat (every 4 s) finds it behind: its snapshot shows the verdict's state, and nothing else.
+    expect(third.get_by_test_id("pending")).to_have_count(0, timeout=15_000)
+    assert len(held) == 1
+    expect(third.get_by_test_id("announcement")).to_be_hidden()
+    expect(log.filter(has_text="The teacher checked CAT")).to_have_count(0)
+
+    hold["events"] = False
+    hold["route"].send(held.pop())
+    expect(third.get_by_test_id("announcement")).to_contain_text("The teacher checked CAT")
+    checked = log.filter(has_text="The teacher checked CAT")
+    expect(checked).to_have_count(1)
+    expect(checked).to_have_class(re.compile("is-last"))  # marked as the last move's, as any move's entries are
 
 
 def test_the_impatient_timer_counts_down_and_passes_the_player(live_server_url, new_page):
