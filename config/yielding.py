@@ -12,6 +12,12 @@ had a move within ``settings.LIVE_PLAY_WINDOW`` seconds), it then sleeps long en
 pause is at most ``MAX_PAUSE`` seconds (the job's heartbeat is older by that much at most), and its pauses add up
 to at most half of its time limit, so that pausing alone never makes it fail. A job run eagerly (no Celery broker)
 never pauses.
+
+A worker's pool also runs play's own short tasks: robot turns and the recording of a move's words. So at most
+``settings.BACKGROUND_JOBS_AT_ONCE`` long jobs run at once (one fewer than a worker's processes by default), and
+a worker always has a process free for them: were every process running an import or a report, which pause while
+tables play and so last minutes, the robots would stop moving until one ended. A long job claims its place with
+:func:`take_slot`; one that finds none stays queued and is sent again (:data:`settings.BACKGROUND_SLOT_WAIT`).
 """
 
 import time
@@ -19,9 +25,11 @@ from collections.abc import Callable
 from datetime import timedelta
 
 from django.conf import settings
+from django.db import connection, transaction
 from django.utils import timezone
 
 MAX_PAUSE = 30.0  # seconds: well inside the heartbeat timeouts (IMPORT_HEARTBEAT_TIMEOUT, REPORT_HEARTBEAT_TIMEOUT)
+SLOTS_LOCK = 0x4C50_5354  # the PostgreSQL advisory lock that makes one claim at a time (take_slot)
 
 
 def play_is_live() -> bool:
@@ -73,3 +81,41 @@ class Yielding:
     def paused(self) -> float:
         """Seconds paused so far."""
         return self._most - self.budget
+
+
+# -- the long jobs' slots ------------------------------------------------------------------------------------------
+class NoSlot(Exception):
+    """Every slot of the long jobs is taken: the job stays queued, to be sent again (see the module's docstring)."""
+
+
+def running_long_jobs() -> int:
+    """The imports and reports running now: those whose worker reported within its heartbeat timeout (a job whose
+    worker died holds no slot, and the sweeps put it right)."""
+    from learning.models import Report  # config is imported by every app; theirs are imported when asked
+    from lexicons.models import ImportJob
+
+    now = timezone.now()
+    imports = ImportJob.objects.filter(
+        status=ImportJob.Status.RUNNING, heartbeat__gte=now - timedelta(seconds=settings.IMPORT_HEARTBEAT_TIMEOUT)
+    )
+    reports = Report.objects.filter(
+        status=Report.Status.RUNNING, heartbeat__gte=now - timedelta(seconds=settings.REPORT_HEARTBEAT_TIMEOUT)
+    )
+    return imports.count() + reports.count()
+
+
+def take_slot(claim: Callable[[], bool]) -> bool:
+    """Run ``claim``, the job's own step from queued to running (it returns False when the job is not its to run:
+    done, or running elsewhere), if a slot is free; return what it returned. Raises :class:`NoSlot` when
+    ``settings.BACKGROUND_JOBS_AT_ONCE`` long jobs are running already. A job run eagerly (no broker: in the
+    request that asked for it) always has a slot."""
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        return claim()
+    with transaction.atomic():
+        if connection.vendor == "postgresql":
+            # Claims are made one at a time, so that two jobs cannot both see the last slot free.
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_xact_lock(%s)", [SLOTS_LOCK])
+        if running_long_jobs() >= settings.BACKGROUND_JOBS_AT_ONCE:
+            raise NoSlot
+        return claim()

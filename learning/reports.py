@@ -41,7 +41,7 @@ from django.db.models import TextField
 from django.db.models.functions import Cast
 from django.utils import timezone
 
-from config.yielding import Yielding
+from config.yielding import NoSlot, Yielding, take_slot
 from lexicons import morphology
 
 from . import srs
@@ -415,7 +415,22 @@ def build_report(report_id: int) -> None:
     fresh = timezone.now() - timedelta(seconds=settings.REPORT_HEARTBEAT_TIMEOUT)
     if report.status == Report.Status.RUNNING and report.heartbeat is not None and report.heartbeat > fresh:
         return  # another worker is building it (this message was sent again while it ran)
-    _set_progress(report.pk, 2)
+    # Claimed by one worker only, once a slot among the long jobs is free (config/yielding.py); while it waits, its
+    # heartbeat tells the sweep that it is not lost.
+    unclaimed = (
+        Report.objects.filter(pk=report.pk)
+        .exclude(status=Report.Status.DONE)
+        .exclude(status=Report.Status.RUNNING, heartbeat__gt=fresh)
+    )
+    try:
+        claimed = take_slot(
+            lambda: unclaimed.update(status=Report.Status.RUNNING, percent=2, heartbeat=timezone.now()) == 1
+        )
+    except NoSlot:
+        Report.objects.filter(pk=report.pk, status=Report.Status.QUEUED).update(heartbeat=timezone.now())
+        raise
+    if not claimed:
+        return
     yielding = Yielding(settings.REPORT_TIME_LIMIT)  # pauses between batches while tables are playing
 
     def on_progress(fraction: float) -> None:

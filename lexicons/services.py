@@ -23,7 +23,7 @@ from django.db.models import F, ProtectedError, Q
 from django.utils import timezone
 
 from config.celery import publish
-from config.yielding import Yielding
+from config.yielding import NoSlot, Yielding, take_slot
 from lexicons.loaders import (
     DEFAULT_MAX_BYTES,
     LexiconImportError,
@@ -286,11 +286,15 @@ def start_import(lexicon: Lexicon, fmt: str, paths: list[str], user=None) -> Imp
 def run_import_job(job_id: int) -> None:
     """Run one import job, recording progress and the outcome on the job row; removes the uploaded files."""
     job = ImportJob.objects.select_related("lexicon").get(pk=job_id)
+    queued = ImportJob.objects.filter(pk=job.pk, status=ImportJob.Status.QUEUED)
     # Claimed by one worker only: a message delivered twice (sent again by the sweep, or redelivered after a
-    # worker died) finds the job running, finished or failed, and leaves it alone.
-    claimed = ImportJob.objects.filter(pk=job.pk, status=ImportJob.Status.QUEUED).update(
-        status=ImportJob.Status.RUNNING, heartbeat=timezone.now()
-    )
+    # worker died) finds the job running, finished or failed, and leaves it alone. It waits for a slot among the
+    # long jobs (config/yielding.py); meanwhile its heartbeat tells the sweep that it is not lost.
+    try:
+        claimed = take_slot(lambda: queued.update(status=ImportJob.Status.RUNNING, heartbeat=timezone.now()) == 1)
+    except NoSlot:
+        queued.update(heartbeat=timezone.now())
+        raise
     if not claimed:
         return
 

@@ -124,6 +124,8 @@ def test_a_number_out_of_its_range_stops_the_start_naming_the_variable_and_the_r
         "GC_YOUNG_THRESHOLD": ("0", "99"),
         "CELERY_WORKER_NICE": ("-1", "20"),
         "BACKGROUND_SHARE_DURING_PLAY": ("0", "1.5"),
+        "CELERY_WORKER_CONCURRENCY": ("1", "65"),
+        "BACKGROUND_JOBS_AT_ONCE": ("0",),
     }
     for name, values in refused.items():
         for value in values:
@@ -142,6 +144,24 @@ def test_a_number_out_of_its_range_stops_the_start_naming_the_variable_and_the_r
     }
     for name, value in accepted.items():
         assert run_django(code, {name: value}).returncode == 0, (name, value)
+
+
+def test_the_long_jobs_leave_a_worker_process_free_for_play():
+    """At most one fewer long jobs at once than a worker has processes, by default and when set (config/yielding.py)."""
+    code = (
+        "import django; django.setup(); from django.conf import settings as s; "
+        "print(s.CELERY_WORKER_CONCURRENCY, s.BACKGROUND_JOBS_AT_ONCE)"
+    )
+    default = run_django(code, {})
+    assert default.stdout.split() == [str((os.cpu_count() or 1) + 1), str(os.cpu_count() or 1)], default.stderr
+    assert run_django(code, {"CELERY_WORKER_CONCURRENCY": "4"}).stdout.split() == ["4", "3"]
+    assert run_django(code, {"CELERY_WORKER_CONCURRENCY": "4", "BACKGROUND_JOBS_AT_ONCE": "2"}).stdout.split() == [
+        "4",
+        "2",
+    ]
+    every = run_django(code, {"CELERY_WORKER_CONCURRENCY": "4", "BACKGROUND_JOBS_AT_ONCE": "4"})
+    assert every.returncode != 0
+    assert '"BACKGROUND_JOBS_AT_ONCE" invalid' in every.stderr
 
 
 def test_the_demo_teacher_is_never_created_under_production_settings():

@@ -10,6 +10,7 @@ are used as soon as they are configured:
 """
 
 import logging
+import os
 from pathlib import Path
 
 import dj_database_url
@@ -249,6 +250,18 @@ ROBOT_DELAY_MIN = env.float("ROBOT_DELAY_MIN", 1.0)
 ROBOT_DELAY_MAX = env.float("ROBOT_DELAY_MAX", 2.5)
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# A worker's processes: one more than the machine has cores (Celery's own default is one a core), so that with
+# BACKGROUND_JOBS_AT_ONCE long jobs (imports, reports) running, one is still free for play's short tasks (robot
+# turns, the recording of a move's words). The worker is niced (CELERY_WORKER_NICE): play goes first all the same.
+CELERY_WORKER_CONCURRENCY = env.int(
+    "CELERY_WORKER_CONCURRENCY", (os.cpu_count() or 1) + 1, validate=Range(min=2, max=64)
+)
+# At most this many long jobs run at once, across every worker (config/yielding.py); one that finds them all taken
+# stays queued and tries again BACKGROUND_SLOT_WAIT seconds later. At most one fewer than a worker's processes.
+BACKGROUND_JOBS_AT_ONCE = env.int(
+    "BACKGROUND_JOBS_AT_ONCE", CELERY_WORKER_CONCURRENCY - 1, validate=Range(min=1, max=CELERY_WORKER_CONCURRENCY - 1)
+)
+BACKGROUND_SLOT_WAIT = 5
 # How much a worker lowers its CPU priority (0: not at all): live play on the same machine goes first.
 CELERY_WORKER_NICE = env.int("CELERY_WORKER_NICE", 10, validate=Range(min=0, max=19))
 CELERY_TASK_SERIALIZER = "json"

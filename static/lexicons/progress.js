@@ -17,6 +17,8 @@ function show(status) {
     text.textContent = "The import failed.";
     error.textContent = status.error;
     error.hidden = false;
+  } else if (status.status === "queued") {
+    text.textContent = "Waiting for a worker…"; // or for other imports and reports to end (config/yielding.py)
   } else {
     text.textContent = `${status.percent}% · ${entries(status.entries)} so far`;
   }

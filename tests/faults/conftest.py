@@ -215,7 +215,9 @@ class Worker:
         self.process: subprocess.Popen[bytes] | None = None
         self.starts = 0
 
-    def start(self) -> None:
+    def start(self, processes: int = 0, jobs: dict[str, Any] | None = None) -> None:
+        """Start (or restart) the worker: one job at a time in its own process (``--pool solo``), or with
+        ``processes`` a pool of that many processes as production runs it; ``jobs``: settings besides FAST_JOBS."""
         self.kill()
         self.starts += 1
         env = {
@@ -223,11 +225,12 @@ class Worker:
             "DJANGO_SETTINGS_MODULE": "tests.faults.worker_settings",
             "DATABASE_URL": database_url(),
             "REDIS_URL": self.redis_url,
-            "FAULTS_JOBS": json.dumps(FAST_JOBS),
+            "FAULTS_JOBS": json.dumps({**FAST_JOBS, **(jobs or {})}),
         }
+        pool = ["--concurrency", str(processes)] if processes else ["--pool", "solo"]
         with self.logfile.open("ab") as log:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo", "--loglevel", "INFO"],
+                [sys.executable, "-m", "celery", "-A", "config", "worker", *pool, "--loglevel", "INFO"],
                 cwd=ROOT,
                 env=env,
                 stdout=log,

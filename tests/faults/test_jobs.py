@@ -5,7 +5,9 @@ import time
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
+from config.celery import app as celery_app
 from lexicons import services
 from lexicons.models import Entry, ImportJob, Lexicon
 from tests.faults.conftest import FAST_JOBS, wait_until
@@ -79,3 +81,45 @@ def test_an_import_whose_worker_is_killed_ends_failed_with_no_staged_rows(
     settings.IMPORT_HEARTBEAT_TIMEOUT = FAST_JOBS["IMPORT_HEARTBEAT_TIMEOUT"]
     again = services.start_import(lexicon, "words", [str(small)], teacher)
     wait_until(lambda: ImportJob.objects.get(pk=again.pk).status == ImportJob.Status.DONE, 30, "a new import to run")
+
+
+def test_long_jobs_leave_a_worker_process_free_for_play(worker, celery_on, teacher, tmp_path):
+    """A worker of two processes with one slot for the long jobs: of two imports asked for at once, one runs and the
+    other waits queued (tried, and sent again), so a short task is answered by the free process while the import
+    runs; then the second runs. Never both at once."""
+    lexicons, paths = [], []
+    for n in range(2):
+        paths.append(tmp_path / f"big-{n}.txt")
+        big_word_list(paths[n], 300_000)
+        lexicons.append(Lexicon.objects.create(name=f"Lista {n}", language="spa", owner=teacher))
+    worker.start(processes=2, jobs={"BACKGROUND_JOBS_AT_ONCE": 1, "BACKGROUND_SLOT_WAIT": 1})
+    jobs = [
+        services.start_import(lexicon, "words", [str(path)], teacher)
+        for lexicon, path in zip(lexicons, paths, strict=True)
+    ]
+    ids = [job.pk for job in jobs]
+    seen: set[tuple[str, ...]] = set()
+
+    def statuses() -> dict[int, ImportJob]:
+        found = {job.pk: job for job in ImportJob.objects.filter(pk__in=ids)}
+        seen.add(tuple(sorted(job.status for job in found.values())))
+        return found
+
+    def one_runs_one_waits() -> ImportJob | None:
+        found = statuses()
+        running = [job for job in found.values() if job.status == ImportJob.Status.RUNNING]
+        waiting = [job for job in found.values() if job.status == ImportJob.Status.QUEUED and job.heartbeat]
+        return running[0] if running and waiting else None
+
+    first = wait_until(one_runs_one_waits, 60, "one import running while the other waits for its slot", every=0.05)
+    assert celery_app.send_task("logos.ping").get(timeout=30) == "pong"  # the free process
+    answered = timezone.now()
+
+    def both_done() -> bool:
+        return all(job.status == ImportJob.Status.DONE for job in statuses().values())
+
+    wait_until(both_done, 120, "both imports to be done", every=0.05)
+    first.refresh_from_db()
+    assert first.finished > answered, "the short task waited for the running import"
+    assert ("running", "running") not in seen
+    assert [job.entries_done for job in ImportJob.objects.filter(pk__in=ids)] == [300_000, 300_000]

@@ -79,6 +79,15 @@ def test_progress_page_shows_the_bar_and_the_polling_script(teacher_client, djan
     assert reverse("lexicons:progress-status", args=[job.pk]) in page
 
 
+def test_a_queued_import_says_it_waits_for_a_worker(teacher_client, teacher):
+    """Queued: not yet taken by a worker, or waiting for other imports and reports to end (config/yielding.py)."""
+    lexicon = Lexicon.objects.create(name="Mis palabras", language="spa", owner=teacher)
+    job = ImportJob.objects.create(lexicon=lexicon, format="words", files=[], created_by=teacher)
+    page = teacher_client.get(reverse("lexicons:progress", args=[job.pk])).content.decode()
+    assert "Waiting for a worker…" in page
+    assert "so far" not in page
+
+
 def test_failed_upload_shows_the_line_numbered_error(teacher_client, django_capture_on_commit_callbacks):
     bad = SimpleUploadedFile("w.txt", "gato\nca\u00f1on\n".encode("latin-1"))
     upload(teacher_client, [bad], django_capture_on_commit_callbacks)
