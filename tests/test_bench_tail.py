@@ -2,8 +2,11 @@
 a queue (spread over the window), with what the disk, the cores and the collectors did while the stalled ones were
 under way."""
 
+import subprocess
+import sys
 import time
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -71,16 +74,65 @@ def test_the_cores_in_a_span_say_how_much_went_to_anything_but_the_benchmark():
     taken = cpu.Usage(
         0.5,
         0.98,
-        Counter({("app", "python", 10): 0.55, ("other", "beam.smp", 12): 0.20, ("other", "kdamond.0", 77): 0.01}),
+        Counter({("app", "python", 10): 0.55, ("other", "beam.smp", 12): 0.40, ("other", "kdamond.0", 77): 0.01}),
     )
     sampler.intervals, sampler.ends = [quiet, taken], [100.5, 101.0]
     assert sampler.during(100.6, 100.9) == (
-        "the cores busy 980 ms in 0.50 s, 430 ms of it outside the benchmark's processes (the most: beam.smp, 200 ms)"
+        "the cores busy 980 ms in 0.50 s, 430 ms of it outside the benchmark's processes (the most: beam.smp, 400 ms)"
     )
     assert (
         sampler.during(100.1, 100.2) == "the cores busy 800 ms in 0.50 s, 50 ms of it outside the benchmark's processes"
     )
     assert sampler.during(102.0, 103.0) is None
+    gone = cpu.Usage(0.5, 0.95, Counter({("app", "python", 10): 0.60, ("other", "kdamond.0", 77): 0.01}))
+    sampler.intervals, sampler.ends = [gone], [104.0]
+    assert sampler.during(103.6, 103.9) == (
+        "the cores busy 950 ms in 0.50 s, 350 ms of it outside the benchmark's processes (the most: kdamond.0, 10 ms), "
+        "340 ms of it in no process alive at both readings"
+    )
+
+
+def test_a_process_new_in_an_interval_is_named_with_all_its_cpu_and_one_gone_is_not():
+    sampler = cpu.Sampler(enabled=False)
+    last = cpu.Usage(
+        10.0,
+        5.0,
+        Counter({("app", "python", 10): 3.0, ("other", "cron", 20): 0.5, ("other", "kworker/0:1-events", 5): 9.0}),
+    )
+    now = cpu.Usage(
+        10.5,
+        5.4,
+        Counter(
+            {
+                ("app", "python", 10): 3.1,
+                ("other", "beam.smp", 30): 0.2,
+                ("other", "kworker/0:1-mm_percpu_wq", 5): 9.01,  # the same kernel worker, its name as its work
+            }
+        ),
+    )
+    assert sampler.change(now, last) == cpu.Usage(
+        0.5,
+        pytest.approx(0.4),
+        Counter(
+            {
+                ("app", "python", 10): pytest.approx(0.1),
+                ("other", "beam.smp", 30): 0.2,
+                ("other", "kworker/0:1-mm_percpu_wq", 5): pytest.approx(0.01),
+            }
+        ),
+    )
+
+
+def test_a_program_started_while_the_cores_are_read_is_named_with_its_cpu():
+    """A child that starts after the first reading, spins for 0.3 s of its own CPU and lives on past a reading."""
+    spin = "import time\nwhile time.process_time() < 0.3: pass\ntime.sleep(1.0)"
+    with cpu.Sampler(enabled=True) as sampler:
+        time.sleep(0.7)
+        child = subprocess.Popen([sys.executable, "-c", spin])
+        child.wait(timeout=60)
+        time.sleep(0.7)
+    seen = sum(usage.processes.get(("other", Path(sys.executable).name, child.pid), 0.0) for usage in sampler.intervals)
+    assert seen >= 0.25
 
 
 def test_the_cores_are_read_from_proc_while_a_window_is_timed():

@@ -15,6 +15,7 @@ from bench.live import sampling
 
 TICKS = os.sysconf("SC_CLK_TCK")
 ROLES = ("app", "echo", "postgres", "redis", "client", "other")
+UNNAMED_SHOWN = 0.1  # seconds: less may be the readings' granularity (each process's time counts in 10 ms ticks)
 
 
 def _role(pid: int, command: str, name: str) -> str:
@@ -82,8 +83,12 @@ class Sampler(sampling.Sampler[Usage, Usage]):
         return Usage(time.monotonic(), machine_busy(), processes())
 
     def change(self, now: Usage, last: Usage) -> Usage:
-        both = [key for key in now.processes if key in last.processes]  # a process new in the interval is not named
-        used = Counter({key: now.processes[key] - last.processes[key] for key in both})
+        # A process new in the interval used all of its CPU time in it: on the twenty-first machine a program started
+        # every minute took 200 ms of a core and went unnamed, its time counted outside the benchmark but no process
+        # named with it. One that came and went between two readings is still only in the cores' busy time. Matched
+        # by pid: a kernel worker's name changes with the work it does.
+        before = {pid: seconds for (_, _, pid), seconds in last.processes.items()}
+        used = Counter({key: seconds - before.get(key[2], 0.0) for key, seconds in now.processes.items()})
         return Usage(now.wall - last.wall, now.busy - last.busy, used)
 
     def during(self, start: float, end: float) -> str | None:
@@ -106,6 +111,11 @@ class Sampler(sampling.Sampler[Usage, Usage]):
         if named:
             used, name = max(named)
             line += f" (the most: {name}, {used * 1000:.0f} ms)"
+        # What no process read in the interval used: one that came and went between two readings (the machine's
+        # RabbitMQ starts a program every minute that lives less than half a second), the kernel's interrupts.
+        unnamed = others(worst) - sum(used for used, _ in named)
+        if unnamed >= UNNAMED_SHOWN:
+            line += f", {unnamed * 1000:.0f} ms of it in no process alive at both readings"
         return line
 
 
