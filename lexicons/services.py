@@ -288,8 +288,11 @@ def run_import_job(job_id: int) -> None:
     job = ImportJob.objects.select_related("lexicon").get(pk=job_id)
     queued = ImportJob.objects.filter(pk=job.pk, status=ImportJob.Status.QUEUED)
     # Claimed by one worker only: a message delivered twice (sent again by the sweep, or redelivered after a
-    # worker died) finds the job running, finished or failed, and leaves it alone. It waits for a slot among the
-    # long jobs (config/yielding.py); meanwhile its heartbeat tells the sweep that it is not lost.
+    # worker died) finds the job running, finished or failed, and leaves it alone, without waiting for a slot. A job
+    # waits for a slot among the long jobs (config/yielding.py); meanwhile its heartbeat tells the sweep that it is
+    # not lost.
+    if not queued.exists():
+        return
     try:
         claimed = take_slot(lambda: queued.update(status=ImportJob.Status.RUNNING, heartbeat=timezone.now()) == 1)
     except NoSlot:

@@ -155,3 +155,13 @@ def test_run_eagerly_every_job_has_a_slot(classroom, pupils, teacher, settings):
 
     report.refresh_from_db()
     assert report.status == "done"
+
+
+def test_a_message_for_an_import_already_running_elsewhere_returns_at_once(on_a_worker):
+    """Even with every slot taken (by that very import): it is not sent again and again while the import runs."""
+    job = running_import(beat_seconds_ago=1)
+
+    lexicon_tasks.run_import(job.pk)
+
+    job.refresh_from_db()
+    assert job.status == "running"
