@@ -104,11 +104,12 @@ def running_long_jobs() -> int:
     return imports.count() + reports.count()
 
 
-def take_slot(claim: Callable[[], bool]) -> bool:
+def take_slot(claim: Callable[[], bool], waiting: Callable[[], object]) -> bool:
     """Run ``claim``, the job's own step from queued to running (it returns False when the job is not its to run:
-    done, or running elsewhere), if a slot is free; return what it returned. Raises :class:`NoSlot` when
-    ``settings.BACKGROUND_JOBS_AT_ONCE`` long jobs are running already. A job run eagerly (no broker: in the
-    request that asked for it) always has a slot."""
+    done, or running elsewhere), if a slot is free; return what it returned. When
+    ``settings.BACKGROUND_JOBS_AT_ONCE`` long jobs are running already, run ``waiting`` instead (the queued job's
+    heartbeat, which tells the sweep that it is not lost) and raise :class:`NoSlot`. A job run eagerly (no broker:
+    in the request that asked for it) always has a slot."""
     if settings.CELERY_TASK_ALWAYS_EAGER:
         return claim()
     with transaction.atomic():
@@ -116,6 +117,7 @@ def take_slot(claim: Callable[[], bool]) -> bool:
             # Claims are made one at a time, so that two jobs cannot both see the last slot free.
             with connection.cursor() as cursor:
                 cursor.execute("SELECT pg_advisory_xact_lock(%s)", [SLOTS_LOCK])
-        if running_long_jobs() >= settings.BACKGROUND_JOBS_AT_ONCE:
-            raise NoSlot
-        return claim()
+        if running_long_jobs() < settings.BACKGROUND_JOBS_AT_ONCE:
+            return claim()
+    waiting()
+    raise NoSlot

@@ -41,7 +41,7 @@ from django.db.models import TextField
 from django.db.models.functions import Cast
 from django.utils import timezone
 
-from config.yielding import NoSlot, Yielding, take_slot
+from config.yielding import Yielding, take_slot
 from lexicons import morphology
 
 from . import srs
@@ -422,13 +422,12 @@ def build_report(report_id: int) -> None:
         .exclude(status=Report.Status.DONE)
         .exclude(status=Report.Status.RUNNING, heartbeat__gt=fresh)
     )
-    try:
-        claimed = take_slot(
-            lambda: unclaimed.update(status=Report.Status.RUNNING, percent=2, heartbeat=timezone.now()) == 1
-        )
-    except NoSlot:
-        Report.objects.filter(pk=report.pk, status=Report.Status.QUEUED).update(heartbeat=timezone.now())
-        raise
+    claimed = take_slot(
+        lambda: unclaimed.update(status=Report.Status.RUNNING, percent=2, heartbeat=timezone.now()) == 1,
+        waiting=lambda: Report.objects.filter(pk=report.pk, status=Report.Status.QUEUED).update(
+            heartbeat=timezone.now()
+        ),
+    )
     if not claimed:
         return
     yielding = Yielding(settings.REPORT_TIME_LIMIT)  # pauses between batches while tables are playing

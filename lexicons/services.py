@@ -23,7 +23,7 @@ from django.db.models import F, ProtectedError, Q
 from django.utils import timezone
 
 from config.celery import publish
-from config.yielding import NoSlot, Yielding, take_slot
+from config.yielding import Yielding, take_slot
 from lexicons.loaders import (
     DEFAULT_MAX_BYTES,
     LexiconImportError,
@@ -293,11 +293,10 @@ def run_import_job(job_id: int) -> None:
     # not lost.
     if not queued.exists():
         return
-    try:
-        claimed = take_slot(lambda: queued.update(status=ImportJob.Status.RUNNING, heartbeat=timezone.now()) == 1)
-    except NoSlot:
-        queued.update(heartbeat=timezone.now())
-        raise
+    claimed = take_slot(
+        lambda: queued.update(status=ImportJob.Status.RUNNING, heartbeat=timezone.now()) == 1,
+        waiting=lambda: queued.update(heartbeat=timezone.now()),
+    )
     if not claimed:
         return
 

@@ -124,12 +124,12 @@ def test_the_slots_are_counted_over_imports_and_reports_together(classroom, pupi
     settings.BACKGROUND_JOBS_AT_ONCE = 2
     running_import(beat_seconds_ago=1)
     claims: list[str] = []
-    assert take_slot(lambda: claims.append("second") is None) is True
+    assert take_slot(lambda: claims.append("second") is None, waiting=lambda: None) is True
     busy = class_report(classroom, pupils, teacher)
     Report.objects.filter(pk=busy.pk).update(status=Report.Status.RUNNING, heartbeat=timezone.now())
     assert running_long_jobs() == 2
     with pytest.raises(NoSlot):
-        take_slot(lambda: claims.append("third") is None)
+        take_slot(lambda: claims.append("third") is None, waiting=lambda: None)
     assert claims == ["second"]  # a claim is made only with a slot free
 
 
