@@ -10,6 +10,7 @@ from django.utils import timezone
 from config.celery import app as celery_app
 from lexicons import services
 from lexicons.models import Entry, ImportJob, Lexicon
+from tests.conftest import needs_postgresql
 from tests.faults.conftest import FAST_JOBS, wait_until
 
 pytestmark = [pytest.mark.faults, pytest.mark.timeout(150)]
@@ -83,6 +84,7 @@ def test_an_import_whose_worker_is_killed_ends_failed_with_no_staged_rows(
     wait_until(lambda: ImportJob.objects.get(pk=again.pk).status == ImportJob.Status.DONE, 30, "a new import to run")
 
 
+@needs_postgresql("two worker processes write at once; SQLite takes one writer (and with it jobs run eagerly)")
 def test_long_jobs_leave_a_worker_process_free_for_play(worker, celery_on, teacher, tmp_path):
     """A worker of two processes with one slot for the long jobs: of two imports asked for at once, one runs and the
     other waits queued (tried, and sent again), so a short task is answered by the free process while the import
