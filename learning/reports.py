@@ -410,18 +410,17 @@ def build_report(report_id: int) -> None:
     """Build a report (the Celery job's body). Idempotent: a finished report is left alone, and a job run again
     after a crash rebuilds the same report (a class report's student reports are replaced, not added)."""
     report = Report.objects.select_related("classroom", "student").filter(pk=report_id).first()
-    if report is None or report.status == Report.Status.DONE:
-        return
     fresh = timezone.now() - timedelta(seconds=settings.REPORT_HEARTBEAT_TIMEOUT)
-    if report.status == Report.Status.RUNNING and report.heartbeat is not None and report.heartbeat > fresh:
-        return  # another worker is building it (this message was sent again while it ran)
-    # Claimed by one worker only, once a slot among the long jobs is free (config/yielding.py); while it waits, its
-    # heartbeat tells the sweep that it is not lost.
     unclaimed = (
-        Report.objects.filter(pk=report.pk)
+        Report.objects.filter(pk=report_id)
         .exclude(status=Report.Status.DONE)
-        .exclude(status=Report.Status.RUNNING, heartbeat__gt=fresh)
+        .exclude(status=Report.Status.RUNNING, heartbeat__gt=fresh)  # another worker is building it
     )
+    # Claimed by one worker only: a message delivered twice (sent again while the report ran, or after it was done)
+    # leaves it alone, without waiting for a slot. A report waits for a slot among the long jobs
+    # (config/yielding.py); meanwhile its heartbeat tells the sweep that it is not lost.
+    if report is None or not unclaimed.exists():
+        return
     claimed = take_slot(
         lambda: unclaimed.update(status=Report.Status.RUNNING, percent=2, heartbeat=timezone.now()) == 1,
         waiting=lambda: Report.objects.filter(pk=report.pk, status=Report.Status.QUEUED).update(
