@@ -9,9 +9,10 @@ Nothing of the app is changed but for wrappers set here, at import, around the f
 of its own per process in ``$STAGES_DIR``; the time is ``time.perf_counter()``, the machine's monotonic clock, the
 same in every process. ``key`` is the table's id (``t<id>``) or the echo room's group.
 
-Marks: ``received`` (a frame reached its consumer), ``save`` (the move's save called), ``saved`` (it returned),
-``handed`` (the consumer has the move's broadcasts to send), ``arrived`` (a broadcast reached a consumer of the
-group), ``forwarded`` (that consumer has sent its copy to its page).
+Marks: ``received`` (a frame reached its consumer), ``save`` (the move's save called), ``build`` and ``built`` (the
+move's broadcast begun and made, while the save waits on PostgreSQL), ``saved`` (the save returned), ``handed`` (the
+consumer has the move's broadcasts to send), ``arrived`` (a broadcast reached a consumer of the group),
+``forwarded`` (that consumer has sent its copy to its page).
 """
 
 import functools
@@ -49,9 +50,23 @@ def _around(owner: Any, attribute: str, key: Callable[..., str], called: str | N
     setattr(owner, attribute, wrapped)
 
 
+def _around_made(broadcast: Any) -> None:
+    """Mark ``build`` and ``built`` around the classmethod ``Broadcast.made``, under its table's key."""
+    inner = broadcast.made.__func__
+
+    @functools.wraps(inner)
+    def made(cls: Any, table: Any, *args: Any, **kwargs: Any) -> Any:
+        mark("build", f"t{table.id}")
+        result = inner(cls, table, *args, **kwargs)
+        mark("built", f"t{table.id}")
+        return result
+
+    broadcast.made = classmethod(made)
+
+
 def _install_app() -> None:
     from games.consumers import TableConsumer
-    from games.services import loop_moves, table_rows
+    from games.services import loop_moves, moves, table_rows
 
     def of_consumer(consumer: Any, *args: Any, **kwargs: Any) -> str:
         return f"t{consumer.table_id}"
@@ -60,6 +75,7 @@ def _install_app() -> None:
     for name in ("save_move_on", "save_move_if_unchanged_on"):
         _around(table_rows, name, lambda conn, row, table, *args: f"t{table.id}", "save", "saved")
     _around(loop_moves, "apply_action", lambda table_id, *args: f"t{table_id}", None, "handed")
+    _around_made(moves.Broadcast)
     _around(TableConsumer, "table_event", of_consumer, "arrived", "forwarded")
 
 

@@ -13,15 +13,21 @@ Celery worker of the project's settings), to tell where that work lengthens a mo
 A move's stages, on the server:
 
 - decided: from the frame reaching its consumer to the save's call (checks, the rules, the new version);
-- saved: the save, one round trip to PostgreSQL (the statement, and the commit's flush of the log);
+- saved: the save, one round trip to PostgreSQL (the statement, and the commit's flush of the log); the move's
+  broadcast is made while it waits, so this is cut in three: the statement made and sent (and the seats' players
+  listed), the broadcast made, and the wait for PostgreSQL's answer after that;
 - handed back: from the save's return to the consumer having the broadcasts to send;
 - to the first page's process: the publish to Redis and Redis's delivery to the server processes;
 - forwarded to every page: from the first consumer of the group that has it to the last that has sent its copy.
 
 The echo has only the last two, with "received" in place of "handed back". Each figure is the median (and the 90th and
 99th percentiles) over the moves of the window; the client's round trips (from the send to the last seat's frame) are
-printed above them, as ``scale.py`` prints them. Writing the marks costs each process a line of a file per mark
-(in /dev/shm where there is one: ``MARKS_PARENT``).
+printed above them, as ``scale.py`` prints them. Below them, PostgreSQL's own count of the flushes of its log in the
+window and their time (``pg_stat_wal``, PostgreSQL 14 to 17; ``track_wal_io_timing`` is set on for the benchmark's
+database only, so a flush by the WAL writer, which serves no database, is counted but not timed: the mean is a
+floor). A move's commit waits for one of them.
+
+Writing the marks costs each process a line of a file per mark (in /dev/shm where there is one: ``MARKS_PARENT``).
 """
 
 import argparse
@@ -30,6 +36,8 @@ import tempfile
 from collections import defaultdict
 from contextlib import ExitStack
 from pathlib import Path
+
+import psycopg
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
@@ -91,6 +99,7 @@ def stages(kept: dict[str, list[dict[str, list[Mark]]]]) -> list[tuple[str, list
     """(stage, the moves' durations in ms, the echoes' durations in ms); an empty list where the echo has no such
     stage."""
     moves = [p for p in kept["moves"] if "save" in p and "saved" in p and "handed" in p]
+    made = [p for p in moves if "build" in p and "built" in p]
     echoes = kept["echoes"]
 
     def of(passages: list, start: str, end: str, last: bool = False) -> list[float]:
@@ -100,11 +109,31 @@ def stages(kept: dict[str, list[dict[str, list[Mark]]]]) -> list[tuple[str, list
     return [
         ("decided", of(moves, "received", "save"), []),
         ("saved (PostgreSQL)", of(moves, "save", "saved"), []),
+        ("  the statement sent", of(made, "save", "build"), []),
+        ("  the broadcast made meanwhile", of(made, "build", "built"), []),
+        ("  then PostgreSQL's answer", of(made, "built", "saved"), []),
         ("handed back", of(moves, "saved", "handed"), []),
         ("to the first page's process", of(moves, "handed", "arrived"), of(echoes, "received", "arrived")),
         ("forwarded to every page", of(moves, "arrived", "forwarded", True), of(echoes, "arrived", "forwarded", True)),
         ("on the servers in all", of(moves, "received", "forwarded", True), of(echoes, "received", "forwarded", True)),
     ]
+
+
+def flush_counters(database_url: str) -> tuple[int, float] | None:
+    """PostgreSQL's cluster-wide flushes of its log so far and their time in ms (``pg_stat_wal``); ``None`` from
+    version 18, which counts them elsewhere."""
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        if conn.info.server_version >= 180000:
+            return None
+        syncs, ms = conn.execute("SELECT wal_sync, wal_sync_time FROM pg_stat_wal").fetchone() or (0, 0.0)
+    return int(syncs), float(ms)
+
+
+def flush_line(syncs: int, ms: float, moves: int) -> str:
+    """The window's flushes of PostgreSQL's log (:func:`flush_counters`, end less start) for ``moves`` moves."""
+    per_move = f"{syncs / moves:.2f} a move" if moves else "no moves"
+    mean = f"{ms / syncs:.2f} ms a flush at least" if syncs else "none timed"
+    return f"PostgreSQL's log flushed {syncs} times in the window ({per_move}), {ms:.0f} ms timed in all: {mean}"
 
 
 def _figure(values: list[float]) -> str:
@@ -141,6 +170,9 @@ def main() -> int:
         tempfile.TemporaryDirectory(dir=MARKS_PARENT) as marks_dir,
     ):
         env = {**run.server_env(database_url, redis_url, args.settings), "STAGES_DIR": marks_dir}
+        # The flushes' time, for this database's sessions only (the server's setting is left as it is).
+        run.admin(f"ALTER DATABASE {run.DATABASE} SET track_wal_io_timing = on")
+        flushes: list[tuple[int, float] | None] = []
         print("Migrating and creating classes, students and lessons…", flush=True)
         run.migrate(env)
         plans = run.build_world(env, args.tables, 4)
@@ -167,9 +199,11 @@ def main() -> int:
 
             def warmed() -> None:
                 forget_marks(Path(marks_dir))
+                flushes.append(flush_counters(database_url))
                 start()
 
             timed = clients.run(run_then_close(load, quiet(load, args, warmed, args.tables, args.rooms)))
+            flushes.append(flush_counters(database_url))
             end()
             marks = read_marks(Path(marks_dir))
         problems = run.server_problems(logs)
@@ -187,6 +221,9 @@ def main() -> int:
     for name, of_moves, of_echoes in stages(kept):
         print(f"  {name:34} {_figure(of_moves)}   {_figure(of_echoes)}")
     print(f"  ({len(kept['moves'])} moves and {len(kept['echoes'])} echoes reached every seat in the window)")
+    first, last = flushes
+    if first is not None and last is not None:
+        print(f"  {flush_line(last[0] - first[0], last[1] - first[1], len(moves))}")
     if done is not None:
         print(f"  {scale.background_line(done)}")
     if problems:
