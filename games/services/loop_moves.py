@@ -6,7 +6,8 @@ times its own CPU: the thread and the event loop pass Python's lock back and for
 connection (:mod:`config.asyncdb`) and free for the other tables meanwhile: BEGIN with the locked read, then the
 same checks, rules and log as on a thread (:func:`moves.play`, :func:`moves.advance`), then the save with COMMIT,
 and only then the same broadcasts and jobs (:func:`moves.after_commit`), handed back to be sent from the loop as the
-thread's are. The move is durable before anything is broadcast, and a refusal rolls back and changes nothing.
+thread's are. The move is durable before anything is broadcast, and a refusal changes nothing: it comes before
+anything is written, and the transaction, having only read, ends with COMMIT (:func:`table_rows.end_read_on`).
 
 What only a thread may do is left to one: the rules must not read the database or keep the loop long. So the move
 goes to a database thread instead (:func:`_on_thread`, the path every other caller takes) when
@@ -16,8 +17,8 @@ goes to a database thread instead (:func:`_on_thread`, the path every other call
 - the rules need the database beyond the locked read: a lexicon whose keys this process has not loaded yet, or a
   word's analyses (:class:`games.selectors.LoadedWordList` raises ``NeedsDatabase``);
 - the turn cannot pass when its time runs out (the teacher is alerted, which the thread's path commits).
-Then the loop's transaction is rolled back first and the thread plays the move from the start: the rules are pure,
-so nothing of the first attempt remains.
+Then the loop's transaction (which has only read) is ended first and the thread plays the move from the start: the
+rules are pure, so nothing of the first attempt remains.
 """
 
 import asyncio
@@ -76,6 +77,7 @@ async def _on_thread(table_id: int, user: User, action: Action) -> Deferred:
 
 async def _play(conn: psycopg.AsyncConnection, table_id: int, user: User, action: Action) -> Deferred:
     """The move on the table's row read under its lock: two round trips."""
+    saving = None
     try:
         copy = await table_rows.locked_with_seats_on(conn, table_id)
         row = copy.row
@@ -86,6 +88,12 @@ async def _play(conn: psycopg.AsyncConnection, table_id: int, user: User, action
         move = moves.advance(table, played, kind=Move.Kind.ACTION, actor=user, action=action)
         saving = table_rows.save_move_on(conn, row, table, moves.SAVED_FIELDS, move)
         saved, broadcast = await _saved_with_broadcast(saving, table, seats, played, move)
+    except (AppError, OffLoop):
+        if saving is None:  # refused (or for a thread) before anything was written
+            await table_rows.end_read_on(conn)
+        else:
+            await table_rows.rollback_on(conn)
+        raise
     except BaseException:
         await table_rows.rollback_on(conn)  # nothing to end once the COMMIT is through
         raise

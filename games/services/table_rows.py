@@ -390,8 +390,9 @@ def _saved(db: BaseDatabaseWrapper, move: Move, row: Sequence[Any] | None) -> No
 
 # -- the event loop's trips (games/services/loop_moves.py) ------------------------------------------------------------
 # On one of the loop's own connections (config/asyncdb.py, in autocommit). A move decided on the table's row as the
-# loop read it sends BEGIN with its locked read and COMMIT with its save, as move_transaction does on a thread, and
-# ROLLBACK (:func:`rollback_on`) if it stops in between. A move decided on a copy of the row kept from the move before
+# loop read it sends BEGIN with its locked read and COMMIT with its save, as move_transaction does on a thread; a
+# refusal in between ends it with COMMIT, having only read (:func:`end_read_on`), an error with ROLLBACK
+# (:func:`rollback_on`). A move decided on a copy of the row kept from the move before
 # sends only its save, guarded: one statement, its own transaction. The rows convert through the same fields as above;
 # a Django connection object lends its conversions only and is never connected here (:func:`_unconnected`).
 
@@ -531,9 +532,19 @@ def _saved_on(row: LoopRow, move: Move, found: Sequence[Any]) -> LoopRow:
 
 
 async def rollback_on(conn: psycopg.AsyncConnection) -> None:
-    """End the move's transaction without saving anything (a refusal, or an error)."""
+    """End the move's transaction without saving anything (an error)."""
     if conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
         await conn.execute("ROLLBACK")
+
+
+async def end_read_on(conn: psycopg.AsyncConnection) -> None:
+    """End the move's transaction that has only read (the locked read, then a refusal): COMMIT releases the lock as
+    ROLLBACK would, and keeps the connection's prepared statements, which psycopg deallocates on any ROLLBACK (the
+    connection's next moves would prepare them again, a round trip each). A failed transaction is rolled back."""
+    if conn.info.transaction_status == psycopg.pq.TransactionStatus.INTRANS:
+        await conn.execute("COMMIT")
+    else:
+        await rollback_on(conn)
 
 
 # A move's broadcast carries the table's row as the move saved it (:func:`row_change`), so that every server process

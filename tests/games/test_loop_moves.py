@@ -165,6 +165,48 @@ async def test_a_refusal_is_the_threads_and_changes_nothing(table, teacher, refu
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
 
 
+async def _prepared_statements() -> list[str]:
+    """The names of the statements prepared on the loop's connection (one, in the test that asks)."""
+    pool = await asyncdb.pool()
+    assert pool is not None
+    async with pool.connection() as conn:
+        found = await conn.execute("SELECT name FROM pg_prepared_statements ORDER BY name")
+        return [name for (name,) in await found.fetchall()]
+
+
+@pytest.mark.parametrize("refusal", ["out_of_turn", "off_loop"])
+async def test_a_refusal_on_the_row_keeps_the_connections_prepared_statements(
+    table, toy_game, settings, statements, refusal
+):
+    """A refusal (or a move sent to a thread) ends the locked read's transaction with COMMIT: psycopg deallocates every
+    prepared statement of the connection on a ROLLBACK, and the next moves would prepare them again, a round trip
+    each."""
+    settings.DATABASE_LOOP_CONNECTIONS = 1  # the refusal's connection is the next move's
+    users = await db(seated)(table)
+    await loop_moves.apply_action(table.id, users[0], {"type": "draw"})  # the locked read and the save prepared
+    loop_moves.forget(table.id)  # every move here reads the row under its lock
+    prepared = await _prepared_statements()
+    assert len(prepared) == 2
+    version = await db(selectors.table_version)(table.id)
+    statements.clear()
+    if refusal == "out_of_turn":
+        with pytest.raises(AppError):
+            await loop_moves.apply_action(table.id, users[1], {"type": "draw"})
+    else:
+        with pytest.MonkeyPatch.context() as patched:
+            patched.setattr(type(toy_game), "long_actions", frozenset({"draw"}))
+            await loop_moves.apply_action(table.id, users[0], {"type": "draw"})  # played on a thread
+    assert statements[-1] == "COMMIT"
+    assert "ROLLBACK" not in statements
+    assert await _prepared_statements() == prepared
+    loop_moves.forget(table.id)
+    statements.clear()
+    await loop_moves.apply_action(table.id, users[0], {"type": "draw"})  # on the statements prepared before
+    assert statements[0] == "BEGIN"
+    assert await _prepared_statements() == prepared
+    assert await db(selectors.table_version)(table.id) == version + (1 if refusal == "out_of_turn" else 2)
+
+
 @pytest.mark.parametrize("copy", [False, True], ids=["read", "copy"])
 async def test_a_failed_save_changes_nothing_and_sends_nothing(table, monkeypatch, copy):
     users = await db(seated)(table)
