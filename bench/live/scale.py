@@ -378,29 +378,30 @@ def background_line(done: dict) -> str:
         f"asked; import {done.get('import')}, class reports done {done.get('reports')}"
     )
     if "wal" in done:
-        checkpoints, megabytes, syncs = done["wal"]
+        checkpoints, megabytes, syncs, _ = done["wal"]
         line += f"; in the window {megabytes:.0f} MB of write-ahead log, {syncs} flushes, {checkpoints} checkpoint(s)"
     return line
 
 
-def wal_counters(database_url: str) -> tuple[int, float, int]:
-    """PostgreSQL's cluster-wide counts so far: checkpoints begun, megabytes of write-ahead log and its flushes
-    (``pg_stat_bgwriter``, or ``pg_stat_checkpointer`` from version 17, and ``pg_stat_wal``), to tell what the
-    background work made PostgreSQL write while a window was timed."""
+def wal_counters(database_url: str) -> tuple[int, float, int, float]:
+    """PostgreSQL's cluster-wide counts so far: checkpoints begun, megabytes of write-ahead log, its flushes and their
+    time in ms (``pg_stat_bgwriter``, or ``pg_stat_checkpointer`` from version 17, and ``pg_stat_wal``; the time only
+    of sessions with ``track_wal_io_timing`` on), to tell what PostgreSQL wrote while a window was timed."""
     with psycopg.connect(database_url, autocommit=True) as conn:
         if conn.info.server_version >= 170000:
             checkpoints = "SELECT num_timed + num_requested FROM pg_stat_checkpointer"
         else:
             checkpoints = "SELECT checkpoints_timed + checkpoints_req FROM pg_stat_bgwriter"
         (begun,) = conn.execute(checkpoints).fetchone() or (0,)
-        written, syncs = conn.execute("SELECT wal_bytes, wal_sync FROM pg_stat_wal").fetchone() or (0, 0)
-    return int(begun), float(written) / 1e6, int(syncs)
+        wal = "SELECT wal_bytes, wal_sync, wal_sync_time FROM pg_stat_wal"
+        written, syncs, sync_ms = conn.execute(wal).fetchone() or (0, 0, 0.0)
+    return int(begun), float(written) / 1e6, int(syncs), float(sync_ms)
 
 
 def counted(database_url: str, done: dict) -> tuple[Callable[[], None], Callable[[], None]]:
     """Two calls, at the start of a window and at its end, that note in ``done["wal"]`` what ``wal_counters`` counted
     between them."""
-    first: list[tuple[int, float, int]] = []
+    first: list[tuple[int, float, int, float]] = []
 
     def start() -> None:
         first.append(wal_counters(database_url))

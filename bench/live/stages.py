@@ -23,9 +23,9 @@ A move's stages, on the server:
 The echo has only the last two, with "received" in place of "handed back". Each figure is the median (and the 90th and
 99th percentiles) over the moves of the window; the client's round trips (from the send to the last seat's frame) are
 printed above them, as ``scale.py`` prints them. Below them, PostgreSQL's own count of the flushes of its log in the
-window and their time (``pg_stat_wal``, PostgreSQL 14 to 17; ``track_wal_io_timing`` is set on for the benchmark's
-database only, so a flush by the WAL writer, which serves no database, is counted but not timed: the mean is a
-floor). A move's commit waits for one of them.
+window and their time (``scale.wal_counters``: ``pg_stat_wal``, PostgreSQL 14 to 17; ``track_wal_io_timing`` is set
+on for the benchmark's database only, so a flush by the WAL writer, which serves no database, is counted but not
+timed: the mean is a floor). A move's commit waits for one of them.
 
 Writing the marks costs each process a line of a file per mark (in /dev/shm where there is one: ``MARKS_PARENT``).
 """
@@ -36,8 +36,6 @@ import tempfile
 from collections import defaultdict
 from contextlib import ExitStack
 from pathlib import Path
-
-import psycopg
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
@@ -119,18 +117,9 @@ def stages(kept: dict[str, list[dict[str, list[Mark]]]]) -> list[tuple[str, list
     ]
 
 
-def flush_counters(database_url: str) -> tuple[int, float] | None:
-    """PostgreSQL's cluster-wide flushes of its log so far and their time in ms (``pg_stat_wal``); ``None`` from
-    version 18, which counts them elsewhere."""
-    with psycopg.connect(database_url, autocommit=True) as conn:
-        if conn.info.server_version >= 180000:
-            return None
-        syncs, ms = conn.execute("SELECT wal_sync, wal_sync_time FROM pg_stat_wal").fetchone() or (0, 0.0)
-    return int(syncs), float(ms)
-
-
 def flush_line(syncs: int, ms: float, moves: int) -> str:
-    """The window's flushes of PostgreSQL's log (:func:`flush_counters`, end less start) for ``moves`` moves."""
+    """The window's flushes of PostgreSQL's log and their time (``scale.wal_counters``, end less start) for ``moves``
+    moves."""
     per_move = f"{syncs / moves:.2f} a move" if moves else "no moves"
     mean = f"{ms / syncs:.2f} ms a flush at least" if syncs else "none timed"
     return f"PostgreSQL's log flushed {syncs} times in the window ({per_move}), {ms:.0f} ms timed in all: {mean}"
@@ -172,7 +161,6 @@ def main() -> int:
         env = {**run.server_env(database_url, redis_url, args.settings), "STAGES_DIR": marks_dir}
         # The flushes' time, for this database's sessions only (the server's setting is left as it is).
         run.admin(f"ALTER DATABASE {run.DATABASE} SET track_wal_io_timing = on")
-        flushes: list[tuple[int, float] | None] = []
         print("Migrating and creating classes, students and lessons…", flush=True)
         run.migrate(env)
         plans = run.build_world(env, args.tables, 4)
@@ -189,21 +177,19 @@ def main() -> int:
                 for _ in range(2)
             ]
             done = None
-            start, end = (lambda: None), (lambda: None)
+            counts: dict = {}  # the window's write-ahead log (scale.counted), with the background work's progress
             if args.background:
                 print("Background: an import and class reports on a Celery worker…", flush=True)
-                done = servers.enter_context(scale.background_work(env, logs, lexicon_path, classroom_id))
-                start, end = scale.counted(database_url, done)
+                done = counts = servers.enter_context(scale.background_work(env, logs, lexicon_path, classroom_id))
+            start, end = scale.counted(database_url, counts)
             print("Moves and echoes side by side…", flush=True)
             load = Load(plans, app, echo)
 
             def warmed() -> None:
                 forget_marks(Path(marks_dir))
-                flushes.append(flush_counters(database_url))
                 start()
 
             timed = clients.run(run_then_close(load, quiet(load, args, warmed, args.tables, args.rooms)))
-            flushes.append(flush_counters(database_url))
             end()
             marks = read_marks(Path(marks_dir))
         problems = run.server_problems(logs)
@@ -221,9 +207,8 @@ def main() -> int:
     for name, of_moves, of_echoes in stages(kept):
         print(f"  {name:34} {_figure(of_moves)}   {_figure(of_echoes)}")
     print(f"  ({len(kept['moves'])} moves and {len(kept['echoes'])} echoes reached every seat in the window)")
-    first, last = flushes
-    if first is not None and last is not None:
-        print(f"  {flush_line(last[0] - first[0], last[1] - first[1], len(moves))}")
+    _, _, syncs, sync_ms = counts["wal"]
+    print(f"  {flush_line(syncs, sync_ms, len(moves))}")
     if done is not None:
         print(f"  {scale.background_line(done)}")
     if problems:

@@ -88,14 +88,11 @@ async def _play(conn: psycopg.AsyncConnection, table_id: int, user: User, action
         move = moves.advance(table, played, kind=Move.Kind.ACTION, actor=user, action=action)
         saving = table_rows.save_move_on(conn, row, table, moves.SAVED_FIELDS, move)
         saved, broadcast = await _saved_with_broadcast(saving, table, seats, played, move)
-    except (AppError, OffLoop):
-        if saving is None:  # refused (or for a thread) before anything was written
-            await table_rows.end_read_on(conn)
+    except BaseException as error:
+        if saving is None and isinstance(error, (AppError, OffLoop)):
+            await table_rows.end_read_on(conn)  # refused (or for a thread) before anything was written
         else:
-            await table_rows.rollback_on(conn)
-        raise
-    except BaseException:
-        await table_rows.rollback_on(conn)  # nothing to end once the COMMIT is through
+            await table_rows.rollback_on(conn)  # nothing to end once the COMMIT is through
         raise
     return _committed(table_id, row, before, saved, table, played, move, broadcast)
 
