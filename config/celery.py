@@ -2,10 +2,14 @@
 
 import logging
 import os
+from collections.abc import Callable
+from datetime import datetime, timedelta
 from typing import Any
 
 from celery import Celery
 from celery.signals import celeryd_init, worker_ready
+from django.conf import settings
+from django.db.models import Q, QuerySet
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")
 
@@ -28,12 +32,23 @@ def publish(task: Any, *args: Any, what: str) -> bool:
     return True
 
 
+def send_lost_again(jobs: QuerySet[Any], now: datetime, send: Callable[[int], object]) -> None:
+    """``send`` again each of ``jobs`` (import jobs or reports: the same life, queued, running, then done or failed)
+    still queued ``JOB_RESEND_AFTER`` seconds after it was made and after it was last sent again, its message lost
+    while the broker was down. A queued job's heartbeat says when it was last sent again; each is claimed for
+    sending with it first, so that two sweeps at once send it once."""
+    queued = "queued"  # ImportJob.Status.QUEUED, Report.Status.QUEUED
+    waiting = now - timedelta(seconds=settings.JOB_RESEND_AFTER)
+    lost = jobs.filter(status=queued, created__lt=waiting).filter(Q(heartbeat__isnull=True) | Q(heartbeat__lt=waiting))
+    for job_id in list(lost.values_list("pk", flat=True)):
+        if jobs.model.objects.filter(pk=job_id, status=queued).update(heartbeat=now):
+            send(job_id)
+
+
 @celeryd_init.connect
 def yield_to_play(**kwargs: object) -> None:
     """A worker runs at a lower CPU priority (``CELERY_WORKER_NICE``, inherited by its pool's processes): a lexicon
     import or a class report uses the cores the live tables leave free, instead of delaying their moves."""
-    from django.conf import settings
-
     if settings.CELERY_WORKER_NICE > 0:
         os.nice(settings.CELERY_WORKER_NICE)
 

@@ -10,10 +10,9 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Q
 from django.utils import timezone
 
-from config.celery import publish
+from config.celery import publish, send_lost_again
 from config.transport import classroom_group, group_send, user_group
 from games.engine import AppError
 
@@ -234,13 +233,7 @@ def sweep_reports(report: Report | None = None) -> None:
             status=Report.Status.QUEUED, heartbeat=now
         ):
             _send_report(dead.pk)
-    waiting = now - timedelta(seconds=settings.JOB_RESEND_AFTER)
-    lost = reports_.filter(status=Report.Status.QUEUED, created__lt=waiting).filter(
-        Q(heartbeat__isnull=True) | Q(heartbeat__lt=waiting)  # for a queued job: when it was last sent again
-    )
-    for report_id in list(lost.values_list("pk", flat=True)):
-        if Report.objects.filter(pk=report_id, status=Report.Status.QUEUED).update(heartbeat=now):
-            _send_report(report_id)
+    send_lost_again(reports_, now, _send_report)
 
 
 def lesson_ended(lesson_id: int) -> Report | None:

@@ -19,10 +19,10 @@ from typing import Any, cast
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.db import connection, models, transaction
-from django.db.models import F, ProtectedError, Q
+from django.db.models import F, ProtectedError
 from django.utils import timezone
 
-from config.celery import publish
+from config.celery import publish, send_lost_again
 from config.yielding import Yielding, take_slot
 from lexicons.loaders import (
     DEFAULT_MAX_BYTES,
@@ -358,13 +358,7 @@ def sweep_imports(job: ImportJob | None = None) -> None:
             if dead.staged_version and dead.staged_version != dead.lexicon.version:
                 _delete_version(dead.lexicon_id, dead.staged_version)
             _record_failure(dead.lexicon, LexiconImportError(WORKER_GONE))
-    waiting = now - timedelta(seconds=settings.JOB_RESEND_AFTER)
-    lost = jobs.filter(status=ImportJob.Status.QUEUED, created__lt=waiting).filter(
-        Q(heartbeat__isnull=True) | Q(heartbeat__lt=waiting)  # for a queued job: when it was last sent again
-    )
-    for job_id in list(lost.values_list("pk", flat=True)):
-        if ImportJob.objects.filter(pk=job_id, status=ImportJob.Status.QUEUED).update(heartbeat=now):
-            _send(job_id)
+    send_lost_again(jobs, now, _send)
 
 
 def _send(job_id: int) -> None:

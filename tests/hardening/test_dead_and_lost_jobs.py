@@ -101,6 +101,23 @@ def test_an_import_queued_while_the_broker_was_down_is_sent_again(lexicon, tmp_p
     delay.assert_called_once_with(job.pk)
 
 
+def test_a_queued_report_is_sent_again_only_once_its_last_sending_is_old_enough(classroom, settings):
+    settings.JOB_RESEND_AFTER = 60
+    now = timezone.now()
+    new = Report.objects.create(scope=Report.Scope.CLASS, classroom=classroom)
+    sent_lately = Report.objects.create(scope=Report.Scope.CLASS, classroom=classroom)
+    sent_long_ago = Report.objects.create(scope=Report.Scope.CLASS, classroom=classroom)
+    done = Report.objects.create(scope=Report.Scope.CLASS, classroom=classroom, status=Report.Status.DONE)
+    Report.objects.exclude(pk=new.pk).update(created=now - timedelta(minutes=5))
+    Report.objects.filter(pk=sent_lately.pk).update(heartbeat=now - timedelta(seconds=30))
+    Report.objects.filter(pk__in=[sent_long_ago.pk, done.pk]).update(heartbeat=now - timedelta(seconds=90))
+    with mock.patch("learning.tasks.build_report.delay") as delay:
+        learning_services.sweep_reports()
+    delay.assert_called_once_with(sent_long_ago.pk)
+    sent_long_ago.refresh_from_db()
+    assert sent_long_ago.heartbeat >= now  # when it was sent again: the next sweep waits from here
+
+
 def test_publishing_while_the_broker_is_down_keeps_the_job_queued(lexicon, caplog):
     with mock.patch("lexicons.tasks.run_import.delay", side_effect=ConnectionError("broker down")):
         services._send(123)
