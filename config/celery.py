@@ -41,7 +41,7 @@ def send_lost_again(jobs: QuerySet[Any], now: datetime, send: Callable[[int], ob
     waiting = now - timedelta(seconds=settings.JOB_RESEND_AFTER)
     lost = jobs.filter(status=queued, created__lt=waiting).filter(Q(heartbeat__isnull=True) | Q(heartbeat__lt=waiting))
     for job_id in list(lost.values_list("pk", flat=True)):
-        if jobs.model.objects.filter(pk=job_id, status=queued).update(heartbeat=now):
+        if jobs.filter(pk=job_id, status=queued).update(heartbeat=now):
             send(job_id)
 
 

@@ -176,11 +176,10 @@ def main() -> int:
                 servers.enter_context(run.daphne("bench.live.stage_marks:echo", env, logs, loop=args.loop))
                 for _ in range(2)
             ]
-            done = None
             counts: dict = {}  # the window's write-ahead log (scale.counted), with the background work's progress
             if args.background:
                 print("Background: an import and class reports on a Celery worker…", flush=True)
-                done = counts = servers.enter_context(scale.background_work(env, logs, lexicon_path, classroom_id))
+                counts = servers.enter_context(scale.background_work(env, logs, lexicon_path, classroom_id))
             start, end = scale.counted(database_url, counts)
             print("Moves and echoes side by side…", flush=True)
             load = Load(plans, app, echo)
@@ -209,8 +208,8 @@ def main() -> int:
     print(f"  ({len(kept['moves'])} moves and {len(kept['echoes'])} echoes reached every seat in the window)")
     _, _, syncs, sync_ms = counts["wal"]
     print(f"  {flush_line(syncs, sync_ms, len(moves))}")
-    if done is not None:
-        print(f"  {scale.background_line(done)}")
+    if args.background:
+        print(f"  {scale.background_line(counts)}")
     if problems:
         print(f"  server log errors: {sum(problems.values())}")
     return 0
