@@ -5,9 +5,11 @@ each echo) written down as they pass.
     daphne bench.live.stage_marks:echo             (the bare echo)
 
 Nothing of the app is changed but for wrappers set here, at import, around the functions a move passes through
-(the server processes of this benchmark only). Each mark is one line, ``<time> <mark> <key>``, appended to a file
+(the server processes of this benchmark only). Each mark is one line, ``<time> <cpu> <mark> <key>``, appended to a file
 of its own per process in ``$STAGES_DIR``; the time is ``time.perf_counter()``, the machine's monotonic clock, the
-same in every process. ``key`` is the table's id (``t<id>``) or the echo room's group.
+same in every process, and ``<cpu>`` the CPU time of the thread that writes it (``time.thread_time()``: every mark is
+written on its process's event loop), so that a stage on one loop tells its own work from the time its thread did
+not run. ``key`` is the table's id (``t<id>``) or the echo room's group.
 
 Marks: ``received`` (a frame reached its consumer), ``save`` (the move's save called), ``build`` and ``built`` (the
 move's broadcast begun and made, while the save waits on PostgreSQL), ``saved`` (the save returned), ``handed`` (the
@@ -30,7 +32,7 @@ def mark(name: str, key: str) -> None:
     global _out
     if _out is None:
         _out = open(os.path.join(os.environ["STAGES_DIR"], f"{os.getpid()}.txt"), "a", buffering=1)  # noqa: SIM115
-    _out.write(f"{time.perf_counter():.6f} {name} {key}\n")
+    _out.write(f"{time.perf_counter():.6f} {time.thread_time():.6f} {name} {key}\n")
 
 
 def _around(owner: Any, attribute: str, key: Callable[..., str], called: str | None, returned: str | None) -> None:

@@ -22,10 +22,14 @@ A move's stages, on the server:
 
 The echo has only the last two, with "received" in place of "handed back". Each figure is the median (and the 90th and
 99th percentiles) over the moves of the window; the client's round trips (from the send to the last seat's frame) are
-printed above them, as ``scale.py`` prints them. Below them, PostgreSQL's own count of the flushes of its log in the
-window and their time (``scale.wal_counters``: ``pg_stat_wal``, PostgreSQL 14 to 17; ``track_wal_io_timing`` is set
-on for the benchmark's database only, so a flush by the WAL writer, which serves no database, is counted but not
-timed: the mean is a floor). A move's commit waits for one of them.
+printed above them, as ``scale.py`` prints them. The stages up to "handed back" run on the event loop of the process
+whose page sent the move; under the table, each is cut into that loop's CPU time and the time its thread did not
+run (waiting on PostgreSQL with nothing else to do, or its core given to another process: PostgreSQL's backend,
+woken by the statement, can run on the loop's core and put off the broadcast's making until it waits for its
+flush). Below them, PostgreSQL's own count of the flushes of its log in the window and their time
+(``scale.wal_counters``: ``pg_stat_wal``, PostgreSQL 14 to 17; ``track_wal_io_timing`` is set on for the benchmark's
+database only, so a flush by the WAL writer, which serves no database, is counted but not timed: the mean is a
+floor). A move's commit waits for one of them.
 
 Writing the marks costs each process a line of a file per mark (in /dev/shm where there is one: ``MARKS_PARENT``).
 """
@@ -43,7 +47,7 @@ sys.path.insert(0, str(ROOT))
 from bench.live import clients, run, scale  # noqa: E402
 from bench.live.scale import QUIET_TABLES, Load, quiet, run_then_close  # noqa: E402
 
-Mark = tuple[float, str, str]  # time, mark, key
+Mark = tuple[float, str, str, float]  # time, mark, key, the CPU time of the loop's thread that wrote it
 
 # The marks are written to a memory filesystem where there is one: a line appended to a file on disk can wait for
 # the disk's writeback of that page (seen on a machine whose /tmp is on its disk: "decided" p99 281 ms, the client's
@@ -55,8 +59,8 @@ def read_marks(directory: Path) -> list[Mark]:
     marks = []
     for path in directory.glob("*.txt"):
         for line in path.read_text().splitlines():
-            at, name, key = line.split()
-            marks.append((float(at), name, key))
+            at, cpu, name, key = line.split()
+            marks.append((float(at), name, key, float(cpu)))
     return sorted(marks)
 
 
@@ -89,6 +93,10 @@ def _first(passage: dict[str, list[Mark]], name: str) -> float:
     return min(found[0] for found in passage[name])
 
 
+def _first_cpu(passage: dict[str, list[Mark]], name: str) -> float:
+    return min(passage[name])[3]
+
+
 def _last(passage: dict[str, list[Mark]], name: str) -> float:
     return max(found[0] for found in passage[name])
 
@@ -117,6 +125,30 @@ def stages(kept: dict[str, list[dict[str, list[Mark]]]]) -> list[tuple[str, list
     ]
 
 
+# The move's stages from its frame's arrival to its broadcasts handed back run on one event loop, that of the process
+# whose page sent the move: each is cut into the loop thread's CPU time and the rest, when the thread did not run (it
+# waited on PostgreSQL with nothing else to do, or another process had its core).
+ON_THE_LOOP = (
+    ("decided", "received", "save"),
+    ("  the statement sent", "save", "build"),
+    ("  the broadcast made meanwhile", "build", "built"),
+    ("  then PostgreSQL's answer", "built", "saved"),
+    ("handed back", "saved", "handed"),
+)
+
+
+def on_the_loop(kept: dict[str, list[dict[str, list[Mark]]]]) -> list[tuple[str, list[float], list[float]]]:
+    """(stage, the loop thread's CPU time in ms, the time it did not run in ms), move by move, for the stages of
+    :data:`ON_THE_LOOP`."""
+    moves = [p for p in kept["moves"] if all(name in p for name in ("save", "build", "built", "saved", "handed"))]
+    rows = []
+    for stage, start, end in ON_THE_LOOP:
+        walls = [(_first(p, end) - _first(p, start)) * 1000 for p in moves]
+        cpus = [(_first_cpu(p, end) - _first_cpu(p, start)) * 1000 for p in moves]
+        rows.append((stage, cpus, [wall - cpu for wall, cpu in zip(walls, cpus, strict=True)]))
+    return rows
+
+
 def flush_line(syncs: int, ms: float, moves: int) -> str:
     """The window's flushes of PostgreSQL's log and their time (``scale.wal_counters``, end less start) for ``moves``
     moves."""
@@ -129,6 +161,10 @@ def _figure(values: list[float]) -> str:
     if not values:
         return f"{'':22}"
     return " / ".join(f"{run.percentile(values, p):6.2f}" for p in (50, 90, 99))
+
+
+def _pair(values: list[float]) -> str:
+    return f"{'':6}" + " / ".join(f"{run.percentile(values, p):6.2f}" for p in (50, 90)) if values else f"{'':22}"
 
 
 def parse_args() -> argparse.Namespace:
@@ -206,6 +242,9 @@ def main() -> int:
     for name, of_moves, of_echoes in stages(kept):
         print(f"  {name:34} {_figure(of_moves)}   {_figure(of_echoes)}")
     print(f"  ({len(kept['moves'])} moves and {len(kept['echoes'])} echoes reached every seat in the window)")
+    print(f"  {'on the loop that plays the move (ms)':34} {'its CPU, p50 / p90':>22}   {'not running, p50 / p90':>22}")
+    for name, cpus, idle in on_the_loop(kept):
+        print(f"  {name:34} {_pair(cpus)}   {_pair(idle)}")
     _, _, syncs, sync_ms = counts["wal"]
     print(f"  {flush_line(syncs, sync_ms, len(moves))}")
     if args.background:
