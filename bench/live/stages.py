@@ -140,7 +140,8 @@ ON_THE_LOOP = (
 def on_the_loop(kept: dict[str, list[dict[str, list[Mark]]]]) -> list[tuple[str, list[float], list[float]]]:
     """(stage, the loop thread's CPU time in ms, the time it did not run in ms), move by move, for the stages of
     :data:`ON_THE_LOOP`."""
-    moves = [p for p in kept["moves"] if all(name in p for name in ("save", "build", "built", "saved", "handed"))]
+    marks = {name for _, start, end in ON_THE_LOOP for name in (start, end)}
+    moves = [p for p in kept["moves"] if marks <= p.keys()]
     rows = []
     for stage, start, end in ON_THE_LOOP:
         walls = [(_first(p, end) - _first(p, start)) * 1000 for p in moves]
@@ -157,14 +158,10 @@ def flush_line(syncs: int, ms: float, moves: int) -> str:
     return f"PostgreSQL's log flushed {syncs} times in the window ({per_move}), {ms:.0f} ms timed in all: {mean}"
 
 
-def _figure(values: list[float]) -> str:
+def _figure(values: list[float], percentiles: tuple[int, ...] = (50, 90, 99)) -> str:
     if not values:
         return f"{'':22}"
-    return " / ".join(f"{run.percentile(values, p):6.2f}" for p in (50, 90, 99))
-
-
-def _pair(values: list[float]) -> str:
-    return f"{'':6}" + " / ".join(f"{run.percentile(values, p):6.2f}" for p in (50, 90)) if values else f"{'':22}"
+    return " / ".join(f"{run.percentile(values, p):6.2f}" for p in percentiles)
 
 
 def parse_args() -> argparse.Namespace:
@@ -244,7 +241,7 @@ def main() -> int:
     print(f"  ({len(kept['moves'])} moves and {len(kept['echoes'])} echoes reached every seat in the window)")
     print(f"  {'on the loop that plays the move (ms)':34} {'its CPU, p50 / p90':>22}   {'not running, p50 / p90':>22}")
     for name, cpus, idle in on_the_loop(kept):
-        print(f"  {name:34} {_pair(cpus)}   {_pair(idle)}")
+        print(f"  {name:34} {'':6}{_figure(cpus, (50, 90))}   {'':6}{_figure(idle, (50, 90))}")
     _, _, syncs, sync_ms = counts["wal"]
     print(f"  {flush_line(syncs, sync_ms, len(moves))}")
     if args.background:
