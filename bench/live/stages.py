@@ -93,10 +93,6 @@ def _first(passage: dict[str, list[Mark]], name: str) -> float:
     return min(found[0] for found in passage[name])
 
 
-def _first_cpu(passage: dict[str, list[Mark]], name: str) -> float:
-    return min(passage[name])[3]
-
-
 def _last(passage: dict[str, list[Mark]], name: str) -> float:
     return max(found[0] for found in passage[name])
 
@@ -125,9 +121,7 @@ def stages(kept: dict[str, list[dict[str, list[Mark]]]]) -> list[tuple[str, list
     ]
 
 
-# The move's stages from its frame's arrival to its broadcasts handed back run on one event loop, that of the process
-# whose page sent the move: each is cut into the loop thread's CPU time and the rest, when the thread did not run (it
-# waited on PostgreSQL with nothing else to do, or another process had its core).
+# The move's stages from its frame's arrival to its broadcasts handed back: all on the loop of the page's process.
 ON_THE_LOOP = (
     ("decided", "received", "save"),
     ("  the statement sent", "save", "build"),
@@ -144,8 +138,10 @@ def on_the_loop(kept: dict[str, list[dict[str, list[Mark]]]]) -> list[tuple[str,
     moves = [p for p in kept["moves"] if marks <= p.keys()]
     rows = []
     for stage, start, end in ON_THE_LOOP:
-        walls = [(_first(p, end) - _first(p, start)) * 1000 for p in moves]
-        cpus = [(_first_cpu(p, end) - _first_cpu(p, start)) * 1000 for p in moves]
+        # Each stage's first marks, as its wall time is cut (:func:`_first`): one mark gives both clocks.
+        spans = [(min(p[start]), min(p[end])) for p in moves]
+        cpus = [(to[3] - since[3]) * 1000 for since, to in spans]
+        walls = [(to[0] - since[0]) * 1000 for since, to in spans]
         rows.append((stage, cpus, [wall - cpu for wall, cpu in zip(walls, cpus, strict=True)]))
     return rows
 
