@@ -127,10 +127,11 @@ def seen_by(
 
 # -- load -----------------------------------------------------------------------------------------------------------
 class Load:
-    """Sockets opened so far, kept across steps: tables (per app server list) and echo rooms."""
+    """Sockets opened so far, kept across steps: tables (per app server list) and echo rooms (at ``room_path``)."""
 
-    def __init__(self, plans: list, app_ports: list[int], echo_ports: list[int]) -> None:
+    def __init__(self, plans: list, app_ports: list[int], echo_ports: list[int], room_path: str = "ws/echo") -> None:
         self.plans = plans
+        self.room_path = room_path  # the echo's rooms, or the durable echo's (bench/live/floor.py)
         self.app_urls = [f"ws://{HOST}:{p}" for p in app_ports]
         self.echo_urls = [f"ws://{HOST}:{p}" for p in echo_ports]
         self.origin = f"http://{HOST}:{app_ports[0]}"
@@ -147,7 +148,7 @@ class Load:
             opened = await asyncio.gather(
                 *(
                     clients.open_room(
-                        [f"{u}/ws/echo/{n}/" for u in self.echo_urls], self.origin, [None] * 4, self.errors
+                        [f"{u}/{self.room_path}/{n}/" for u in self.echo_urls], self.origin, [None] * 4, self.errors
                     )
                     for n in range(len(self.rooms), rooms)
                 )

@@ -1,0 +1,158 @@
+"""The floor under a move's round trip: the bare echo with one durable write before its send, timed beside the echo
+and the moves in the same windows.
+
+    .venv/bin/python bench/live/floor.py [--windows 3] [--window 30] [--think 1.0] [--loop uvloop|asyncio]
+
+The design's rule keeps a move's state and log durable before anything of it is broadcast, so every move waits once
+for PostgreSQL to commit a write and flush its log. The durable echo (``ws/echo-durable/<room>/`` of
+``bench.live.echo``) is the echo with only that: one row inserted and committed on the event loop's own connections,
+as the move's save is, then the same group send. Its round trip is the least a move that keeps the rule can take on
+this machine, and its ratio to the echo's is the part of the target's 2× that the rule spends before the move does
+anything of its own; the move's round trip above it is the rest of the move (its read, rules, views and larger write).
+
+Same scratch services and servers as ``scale.py`` (two app and two echo processes on 127.0.0.1, on uvloop unless
+``--loop asyncio``; stopped and dropped on the way out). Each window plays 50 Palabras Cortas tables × 4 seats,
+50 echo rooms and 50 durable-echo rooms × 4 sockets at once, each about one message every ``--think`` seconds, after
+an untimed warm-up, and prints each one's p50 / p99, their ratios and PostgreSQL's log flushes in the window
+(``pg_stat_wal``, the whole cluster's).
+"""
+
+import argparse
+import asyncio
+import sys
+from contextlib import ExitStack
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+import psycopg  # noqa: E402
+
+from bench.live import clients  # noqa: E402
+from bench.live.run import (  # noqa: E402
+    LOOPS,
+    build_world,
+    daphne,
+    log_directory,
+    migrate,
+    percentile,
+    raise_file_limit,
+    scratch_database,
+    scratch_redis,
+    server_env,
+    server_problems,
+)
+from bench.live.scale import QUIET_TABLES, WARM_UP_MOVES, Load, wal_counters  # noqa: E402
+
+# Written by the durable echo (bench.live.echo.FLOOR_INSERT).
+CREATE_FLOOR_TABLE = "CREATE TABLE bench_floor (id bigserial PRIMARY KEY, room integer NOT NULL, text text NOT NULL)"
+
+
+async def windows(args, plans: list, app: list[int], echo: list[int], database_url: str) -> list[dict]:
+    """``args.windows`` windows of moves, echoes and durable echoes at once."""
+    played = Load(plans, app, echo)  # the tables and the echo's rooms
+    durable = Load(plans, app, echo, room_path="ws/echo-durable")
+    try:
+        await played.grow(QUIET_TABLES, QUIET_TABLES)
+        await durable.grow(0, QUIET_TABLES)
+
+        async def window(messages: int) -> dict:
+            (moves, echoes, errors), (_, durables, durable_errors) = await asyncio.gather(
+                played.play(QUIET_TABLES, QUIET_TABLES, messages, args.think),
+                durable.play(0, QUIET_TABLES, messages, args.think),
+            )
+            return {
+                "moves": [trip.ms for trip in moves],
+                "echoes": [trip.ms for trip in echoes],
+                "durables": [trip.ms for trip in durables],
+                "errors": errors + durable_errors,
+            }
+
+        await window(WARM_UP_MOVES)  # connections, caches, prepared statements (not timed)
+        results = []
+        for _ in range(args.windows):
+            before = wal_counters(database_url)
+            result = await window(round(args.window / args.think))
+            result["flushes"] = wal_counters(database_url)[2] - before[2]
+            results.append(result)
+        return results
+    finally:
+        await played.close()
+        await durable.close()
+
+
+def ratio(a: list[float], b: list[float], p: int) -> str:
+    return f"{percentile(a, p) / percentile(b, p):.2f}×"
+
+
+def report(args, results: list[dict], problems) -> None:
+    print(
+        f"\nThe durable floor: {QUIET_TABLES} tables × 4 seats, {QUIET_TABLES} echo rooms and {QUIET_TABLES} "
+        f"durable-echo rooms × 4 sockets at once, think {args.think} s, windows of {args.window:.0f} s"
+    )
+    for number, r in enumerate(results, 1):
+        moves, echoes, durables = r["moves"], r["echoes"], r["durables"]
+        print(f"window {number}:")
+        for name, rtts in (("move", moves), ("echo", echoes), ("durable echo", durables)):
+            print(f"  {name:<13} p50 / p99 ({len(rtts)}) {percentile(rtts, 50):6.1f} / {percentile(rtts, 99):6.1f} ms")
+        print(
+            f"  durable echo ÷ echo: p50 {ratio(durables, echoes, 50)}, p99 {ratio(durables, echoes, 99)} "
+            "(the least a move that is durable before its broadcast pays)"
+        )
+        print(
+            f"  move ÷ echo: p50 {ratio(moves, echoes, 50)} (target ≤ 2×), p99 {ratio(moves, echoes, 99)} "
+            f"(target ≤ 3×); move ÷ durable echo: p50 {ratio(moves, durables, 50)}, p99 {ratio(moves, durables, 99)}"
+        )
+        beyond = percentile(moves, 50) - percentile(durables, 50)
+        print(
+            f"  the move beyond the durable echo at p50: {beyond:.1f} ms; PostgreSQL's log flushed {r['flushes']} "
+            f"times for {len(moves) + len(durables)} writes; errors {r['errors']}"
+        )
+    for problem, count in problems.most_common(5):
+        print(f"  ! {count} × {problem}")
+
+
+def parse_args() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--windows", type=int, default=3, help="timed windows, one after another")
+    parser.add_argument("--window", type=float, default=30, help="seconds of play in each window")
+    parser.add_argument("--think", type=float, default=1.0, help="seconds between a table's (a room's) messages")
+    parser.add_argument("--settings", default="config.settings.base")
+    parser.add_argument("--redis-db", type=int, default=5)
+    parser.add_argument(
+        "--loop", choices=LOOPS, default="uvloop", help="every server's event loop (production: uvloop)"
+    )
+    args = parser.parse_args()
+    if args.windows < 1 or args.window <= 0 or args.think <= 0:
+        parser.error("--windows, --window and --think must be positive")
+    return args
+
+
+def main() -> int:
+    args = parse_args()
+    raise_file_limit(QUIET_TABLES * 4 * 3 * 2 + 1000)
+    with (
+        log_directory() as logs,
+        scratch_database() as database_url,
+        scratch_redis(args.redis_db) as redis_url,
+    ):
+        env = server_env(database_url, redis_url, args.settings)
+        print("Migrating and creating classes, students and lessons…", flush=True)
+        migrate(env)
+        plans = build_world(env, QUIET_TABLES, 4)
+        with psycopg.connect(database_url, autocommit=True) as conn:
+            conn.execute(CREATE_FLOOR_TABLE)
+        with ExitStack() as servers:
+            app = [servers.enter_context(daphne("config.asgi:application", env, logs, loop=args.loop)) for _ in "ab"]
+            echo = [
+                servers.enter_context(daphne("bench.live.echo:application", env, logs, loop=args.loop)) for _ in "ab"
+            ]
+            print("Moves, echoes and durable echoes side by side…", flush=True)
+            results = clients.run(windows(args, plans, app, echo, database_url))
+        problems = server_problems(logs)
+    report(args, results, problems)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
