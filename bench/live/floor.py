@@ -10,11 +10,11 @@ as the move's save is, then the same group send. Its round trip is the least a m
 this machine, and its ratio to the echo's is the part of the target's 2× that the rule spends before the move does
 anything of its own; the move's round trip above it is the rest of the move (its read, rules, views and larger write).
 
-Same scratch services and servers as ``scale.py`` (two app and two echo processes on 127.0.0.1, on uvloop unless
-``--loop asyncio``; stopped and dropped on the way out). Each window plays 50 Palabras Cortas tables × 4 seats,
-50 echo rooms and 50 durable-echo rooms × 4 sockets at once, each about one message every ``--think`` seconds, after
-an untimed warm-up, and prints each one's p50 / p99, their ratios and PostgreSQL's log flushes in the window
-(``pg_stat_wal``, the whole cluster's).
+Same scratch services and servers as ``scale.py``, without its logs of the servers' collections (two app and two echo
+processes on 127.0.0.1, on uvloop unless ``--loop asyncio``; stopped and dropped on the way out). Each window plays 50
+Palabras Cortas tables × 4 seats, 50 echo rooms and 50 durable-echo rooms × 4 sockets at once, each about one message
+every ``--think`` seconds, after an untimed warm-up, and prints each one's p50 / p99, their ratios and PostgreSQL's log
+flushes in the window (``pg_stat_wal``, the whole cluster's).
 """
 
 import argparse
@@ -28,20 +28,7 @@ sys.path.insert(0, str(ROOT))
 
 import psycopg  # noqa: E402
 
-from bench.live import clients  # noqa: E402
-from bench.live.run import (  # noqa: E402
-    LOOPS,
-    build_world,
-    daphne,
-    log_directory,
-    migrate,
-    percentile,
-    raise_file_limit,
-    scratch_database,
-    scratch_redis,
-    server_env,
-    server_problems,
-)
+from bench.live import clients, run  # noqa: E402
 from bench.live.scale import QUIET_TABLES, WARM_UP_MOVES, Load, wal_counters  # noqa: E402
 
 # Written by the durable echo (bench.live.echo.FLOOR_INSERT).
@@ -82,7 +69,7 @@ async def windows(args, plans: list, app: list[int], echo: list[int], database_u
 
 
 def ratio(a: list[float], b: list[float], p: int) -> str:
-    return f"{percentile(a, p) / percentile(b, p):.2f}×"
+    return f"{run.percentile(a, p) / run.percentile(b, p):.2f}×"
 
 
 def report(args, results: list[dict], problems) -> None:
@@ -94,7 +81,8 @@ def report(args, results: list[dict], problems) -> None:
         moves, echoes, durables = r["moves"], r["echoes"], r["durables"]
         print(f"window {number}:")
         for name, rtts in (("move", moves), ("echo", echoes), ("durable echo", durables)):
-            print(f"  {name:<13} p50 / p99 ({len(rtts)}) {percentile(rtts, 50):6.1f} / {percentile(rtts, 99):6.1f} ms")
+            p50, p99 = run.percentile(rtts, 50), run.percentile(rtts, 99)
+            print(f"  {name:<13} p50 / p99 ({len(rtts)}) {p50:6.1f} / {p99:6.1f} ms")
         print(
             f"  durable echo ÷ echo: p50 {ratio(durables, echoes, 50)}, p99 {ratio(durables, echoes, 99)} "
             "(the least a move that is durable before its broadcast pays)"
@@ -103,7 +91,7 @@ def report(args, results: list[dict], problems) -> None:
             f"  move ÷ echo: p50 {ratio(moves, echoes, 50)} (target ≤ 2×), p99 {ratio(moves, echoes, 99)} "
             f"(target ≤ 3×); move ÷ durable echo: p50 {ratio(moves, durables, 50)}, p99 {ratio(moves, durables, 99)}"
         )
-        beyond = percentile(moves, 50) - percentile(durables, 50)
+        beyond = run.percentile(moves, 50) - run.percentile(durables, 50)
         print(
             f"  the move beyond the durable echo at p50: {beyond:.1f} ms; PostgreSQL's log flushed {r['flushes']} "
             f"times for {len(moves) + len(durables)} writes; errors {r['errors']}"
@@ -120,7 +108,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--settings", default="config.settings.base")
     parser.add_argument("--redis-db", type=int, default=5)
     parser.add_argument(
-        "--loop", choices=LOOPS, default="uvloop", help="every server's event loop (production: uvloop)"
+        "--loop", choices=run.LOOPS, default="uvloop", help="every server's event loop (production: uvloop)"
     )
     args = parser.parse_args()
     if args.windows < 1 or args.window <= 0 or args.think <= 0:
@@ -130,26 +118,26 @@ def parse_args() -> argparse.Namespace:
 
 def main() -> int:
     args = parse_args()
-    raise_file_limit(QUIET_TABLES * 4 * 3 * 2 + 1000)
+    run.raise_file_limit(QUIET_TABLES * 4 * 3 * 2 + 1000)
     with (
-        log_directory() as logs,
-        scratch_database() as database_url,
-        scratch_redis(args.redis_db) as redis_url,
+        run.log_directory() as logs,
+        run.scratch_database() as database_url,
+        run.scratch_redis(args.redis_db) as redis_url,
     ):
-        env = server_env(database_url, redis_url, args.settings)
+        env = run.server_env(database_url, redis_url, args.settings)
         print("Migrating and creating classes, students and lessons…", flush=True)
-        migrate(env)
-        plans = build_world(env, QUIET_TABLES, 4)
+        run.migrate(env)
+        plans = run.build_world(env, QUIET_TABLES, 4)
         with psycopg.connect(database_url, autocommit=True) as conn:
             conn.execute(CREATE_FLOOR_TABLE)
         with ExitStack() as servers:
-            app = [servers.enter_context(daphne("config.asgi:application", env, logs, loop=args.loop)) for _ in "ab"]
-            echo = [
-                servers.enter_context(daphne("bench.live.echo:application", env, logs, loop=args.loop)) for _ in "ab"
-            ]
+            app, echo = (
+                [servers.enter_context(run.daphne(application, env, logs, loop=args.loop)) for _ in range(2)]
+                for application in ("config.asgi:application", "bench.live.echo:application")
+            )
             print("Moves, echoes and durable echoes side by side…", flush=True)
             results = clients.run(windows(args, plans, app, echo, database_url))
-        problems = server_problems(logs)
+        problems = run.server_problems(logs)
     report(args, results, problems)
     return 0
 
