@@ -2,6 +2,7 @@
 and the moves in the same windows.
 
     .venv/bin/python bench/live/floor.py [--windows 3] [--window 30] [--think 1.0] [--loop uvloop|asyncio]
+                                         [--background [--entries 1000000]]
 
 The design's rule keeps a move's state and log durable before anything of it is broadcast, so every move waits once
 for PostgreSQL to commit a write and flush its log. The durable echo (``ws/echo-durable/<room>/`` of
@@ -15,12 +16,17 @@ processes on 127.0.0.1, on uvloop unless ``--loop asyncio``; stopped and dropped
 Palabras Cortas tables × 4 seats, 50 echo rooms and 50 durable-echo rooms × 4 sockets at once, each about one message
 every ``--think`` seconds, after an untimed warm-up, and prints each one's p50 / p99, their ratios and PostgreSQL's log
 flushes in the window (``pg_stat_wal``, the whole cluster's).
+
+With ``--background`` the windows are played while ``scale.py``'s background work runs on a Celery worker (a
+``--entries``-entry lexicon import and a 30-student class report, asked again each time the last is done): whether the
+durable echo's tail follows the moves' there tells a tail made by the commit's flush from one made by the move.
 """
 
 import argparse
 import asyncio
 import sys
-from contextlib import ExitStack
+import tempfile
+from contextlib import ExitStack, nullcontext
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,7 +35,15 @@ sys.path.insert(0, str(ROOT))
 import psycopg  # noqa: E402
 
 from bench.live import clients, run  # noqa: E402
-from bench.live.scale import QUIET_TABLES, WARM_UP_MOVES, Load, wal_counters  # noqa: E402
+from bench.live.scale import (  # noqa: E402
+    QUIET_TABLES,
+    WARM_UP_MOVES,
+    Load,
+    background_line,
+    background_work,
+    prepare_background,
+    wal_counters,
+)
 
 # Written by the durable echo (bench.live.echo.FLOOR_INSERT).
 CREATE_FLOOR_TABLE = "CREATE TABLE bench_floor (id bigserial PRIMARY KEY, room integer NOT NULL, text text NOT NULL)"
@@ -72,11 +86,13 @@ def ratio(a: list[float], b: list[float], p: int) -> str:
     return f"{run.percentile(a, p) / run.percentile(b, p):.2f}×"
 
 
-def report(args, results: list[dict], problems) -> None:
+def report(args, results: list[dict], problems, done: dict | None) -> None:
     print(
         f"\nThe durable floor: {QUIET_TABLES} tables × 4 seats, {QUIET_TABLES} echo rooms and {QUIET_TABLES} "
         f"durable-echo rooms × 4 sockets at once, think {args.think} s, windows of {args.window:.0f} s"
     )
+    if done is not None:
+        print(background_line(done))
     for number, r in enumerate(results, 1):
         moves, echoes, durables = r["moves"], r["echoes"], r["durables"]
         print(f"window {number}:")
@@ -105,6 +121,8 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--windows", type=int, default=3, help="timed windows, one after another")
     parser.add_argument("--window", type=float, default=30, help="seconds of play in each window")
     parser.add_argument("--think", type=float, default=1.0, help="seconds between a table's (a room's) messages")
+    parser.add_argument("--background", action="store_true", help="with scale.py's import and class reports running")
+    parser.add_argument("--entries", type=int, default=1_000_000, help="entries of the background lexicon import")
     parser.add_argument("--settings", default="config.settings.base")
     parser.add_argument("--redis-db", type=int, default=5)
     parser.add_argument(
@@ -123,11 +141,15 @@ def main() -> int:
         run.log_directory() as logs,
         run.scratch_database() as database_url,
         run.scratch_redis(args.redis_db) as redis_url,
+        tempfile.TemporaryDirectory() as scratch,
     ):
         env = run.server_env(database_url, redis_url, args.settings)
         print("Migrating and creating classes, students and lessons…", flush=True)
         run.migrate(env)
         plans = run.build_world(env, QUIET_TABLES, 4)
+        if args.background:
+            print("Preparing the background work (lexicon file, a class with 100,000 encounters)…", flush=True)
+            lexicon_path, classroom_id = prepare_background(args.entries, Path(scratch))
         with psycopg.connect(database_url, autocommit=True) as conn:
             conn.execute(CREATE_FLOOR_TABLE)
         with ExitStack() as servers:
@@ -136,9 +158,11 @@ def main() -> int:
                 for application in ("config.asgi:application", "bench.live.echo:application")
             )
             print("Moves, echoes and durable echoes side by side…", flush=True)
-            results = clients.run(windows(args, plans, app, echo, database_url))
+            work = background_work(env, logs, lexicon_path, classroom_id) if args.background else nullcontext(None)
+            with work as done:
+                results = clients.run(windows(args, plans, app, echo, database_url))
         problems = run.server_problems(logs)
-    report(args, results, problems)
+    report(args, results, problems, done)
     return 0
 
 
