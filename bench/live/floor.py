@@ -34,16 +34,9 @@ sys.path.insert(0, str(ROOT))
 
 import psycopg  # noqa: E402
 
-from bench.live import clients, run  # noqa: E402
-from bench.live.scale import (  # noqa: E402
-    QUIET_TABLES,
-    WARM_UP_MOVES,
-    Load,
-    background_line,
-    background_work,
-    prepare_background,
-    wal_counters,
-)
+from bench.live import clients, run, scale  # noqa: E402
+
+TABLES = scale.QUIET_TABLES  # and as many echo rooms, and durable-echo rooms: scale.py's quiet load, and 50 more
 
 # Written by the durable echo (bench.live.echo.FLOOR_INSERT).
 CREATE_FLOOR_TABLE = "CREATE TABLE bench_floor (id bigserial PRIMARY KEY, room integer NOT NULL, text text NOT NULL)"
@@ -51,16 +44,16 @@ CREATE_FLOOR_TABLE = "CREATE TABLE bench_floor (id bigserial PRIMARY KEY, room i
 
 async def windows(args, plans: list, app: list[int], echo: list[int], database_url: str) -> list[dict]:
     """``args.windows`` windows of moves, echoes and durable echoes at once."""
-    played = Load(plans, app, echo)  # the tables and the echo's rooms
-    durable = Load(plans, app, echo, room_path="ws/echo-durable")
+    played = scale.Load(plans, app, echo)  # the tables and the echo's rooms
+    durable = scale.Load(plans, app, echo, room_path="ws/echo-durable")
     try:
-        await played.grow(QUIET_TABLES, QUIET_TABLES)
-        await durable.grow(0, QUIET_TABLES)
+        await played.grow(TABLES, TABLES)
+        await durable.grow(0, TABLES)
 
         async def window(messages: int) -> dict:
             (moves, echoes, errors), (_, durables, durable_errors) = await asyncio.gather(
-                played.play(QUIET_TABLES, QUIET_TABLES, messages, args.think),
-                durable.play(0, QUIET_TABLES, messages, args.think),
+                played.play(TABLES, TABLES, messages, args.think),
+                durable.play(0, TABLES, messages, args.think),
             )
             return {
                 "moves": [trip.ms for trip in moves],
@@ -69,12 +62,12 @@ async def windows(args, plans: list, app: list[int], echo: list[int], database_u
                 "errors": errors + durable_errors,
             }
 
-        await window(WARM_UP_MOVES)  # connections, caches, prepared statements (not timed)
+        await window(scale.WARM_UP_MOVES)  # connections, caches, prepared statements (not timed)
         results = []
         for _ in range(args.windows):
-            before = wal_counters(database_url)
+            before = scale.wal_counters(database_url)
             result = await window(round(args.window / args.think))
-            result["flushes"] = wal_counters(database_url)[2] - before[2]
+            result["flushes"] = scale.wal_counters(database_url)[2] - before[2]
             results.append(result)
         return results
     finally:
@@ -88,11 +81,11 @@ def ratio(a: list[float], b: list[float], p: int) -> str:
 
 def report(args, results: list[dict], problems, done: dict | None) -> None:
     print(
-        f"\nThe durable floor: {QUIET_TABLES} tables × 4 seats, {QUIET_TABLES} echo rooms and {QUIET_TABLES} "
+        f"\nThe durable floor: {TABLES} tables × 4 seats, {TABLES} echo rooms and {TABLES} "
         f"durable-echo rooms × 4 sockets at once, think {args.think} s, windows of {args.window:.0f} s"
     )
     if done is not None:
-        print(background_line(done))
+        print(scale.background_line(done))
     for number, r in enumerate(results, 1):
         moves, echoes, durables = r["moves"], r["echoes"], r["durables"]
         print(f"window {number}:")
@@ -136,7 +129,7 @@ def parse_args() -> argparse.Namespace:
 
 def main() -> int:
     args = parse_args()
-    run.raise_file_limit(QUIET_TABLES * 4 * 3 * 2 + 1000)
+    run.raise_file_limit(TABLES * 4 * 3 * 2 + 1000)
     with (
         run.log_directory() as logs,
         run.scratch_database() as database_url,
@@ -144,12 +137,8 @@ def main() -> int:
         tempfile.TemporaryDirectory() as scratch,
     ):
         env = run.server_env(database_url, redis_url, args.settings)
-        print("Migrating and creating classes, students and lessons…", flush=True)
-        run.migrate(env)
-        plans = run.build_world(env, QUIET_TABLES, 4)
-        if args.background:
-            print("Preparing the background work (lexicon file, a class with 100,000 encounters)…", flush=True)
-            lexicon_path, classroom_id = prepare_background(args.entries, Path(scratch))
+        entries = args.entries if args.background else None
+        plans, (lexicon_path, classroom_id) = scale.prepare(env, TABLES, entries, Path(scratch))
         with psycopg.connect(database_url, autocommit=True) as conn:
             conn.execute(CREATE_FLOOR_TABLE)
         with ExitStack() as servers:
@@ -158,8 +147,8 @@ def main() -> int:
                 for application in ("config.asgi:application", "bench.live.echo:application")
             )
             print("Moves, echoes and durable echoes side by side…", flush=True)
-            work = background_work(env, logs, lexicon_path, classroom_id) if args.background else nullcontext(None)
-            with work as done:
+            working = scale.background_work(env, logs, lexicon_path, classroom_id) if args.background else None
+            with working or nullcontext() as done:
                 results = clients.run(windows(args, plans, app, echo, database_url))
         problems = run.server_problems(logs)
     report(args, results, problems, done)

@@ -290,6 +290,18 @@ def capacity(steps: list[tuple[int, float, float, int, int]], think: float) -> s
 
 
 # -- background work ---------------------------------------------------------------------------------------------
+def prepare(env: dict[str, str], tables: int, entries: int | None, directory: Path) -> tuple[list, tuple[Path, int]]:
+    """The scratch database migrated with ``tables`` four-seat tables (their plans), and with ``entries`` the
+    background work's lexicon file and class (:func:`prepare_background`; without, an empty path and class 0)."""
+    print("Migrating and creating classes, students and lessons…", flush=True)
+    migrate(env)
+    plans = build_world(env, tables, 4)
+    if entries is None:
+        return plans, (Path(), 0)
+    print("Preparing the background work (lexicon file, a class with 100,000 encounters)…", flush=True)
+    return plans, prepare_background(entries, directory)
+
+
 def prepare_background(entries: int, directory: Path) -> tuple[Path, int]:
     """The lexicon file to import and a class with 100,000 encounters to report on (in the scratch database)."""
     from django.db import connections
@@ -449,12 +461,8 @@ def main() -> int:
         tempfile.TemporaryDirectory() as scratch,
     ):
         env = server_env(database_url, redis_url, args.settings)
-        print("Migrating and creating classes, students and lessons…", flush=True)
-        migrate(env)
-        plans = build_world(env, tables, 4)
-        if "background" in args.phases:
-            print("Preparing the background work (lexicon file, a class with 100,000 encounters)…", flush=True)
-            lexicon_path, classroom_id = prepare_background(args.entries, Path(scratch))
+        entries = args.entries if "background" in args.phases else None
+        plans, (lexicon_path, classroom_id) = prepare(env, tables, entries, Path(scratch))
         device = disk.log_device(database_url)
         gc_logs = Path(scratch) / "collections"
         gc_logs.mkdir()

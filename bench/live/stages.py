@@ -190,12 +190,8 @@ def main() -> int:
         env = {**run.server_env(database_url, redis_url, args.settings), "STAGES_DIR": marks_dir}
         # The flushes' time, for this database's sessions only (the server's setting is left as it is).
         run.admin(f"ALTER DATABASE {run.DATABASE} SET track_wal_io_timing = on")
-        print("Migrating and creating classes, students and lessons…", flush=True)
-        run.migrate(env)
-        plans = run.build_world(env, args.tables, 4)
-        if args.background:
-            print("Preparing the background work (lexicon file, a class with 100,000 encounters)…", flush=True)
-            lexicon_path, classroom_id = scale.prepare_background(args.entries, Path(marks_dir))
+        entries = args.entries if args.background else None
+        plans, (lexicon_path, classroom_id) = scale.prepare(env, args.tables, entries, Path(marks_dir))
         with ExitStack() as servers:
             app = [
                 servers.enter_context(run.daphne("bench.live.stage_marks:application", env, logs, loop=args.loop))
