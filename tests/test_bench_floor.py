@@ -20,11 +20,11 @@ pytestmark = [
 
 
 @pytest.fixture
-def echo_app(monkeypatch):
-    """bench.live.echo's application, without the server process's start-up (which freezes the garbage collector's
-    view of the whole process: not this test process's business)."""
+def echo(monkeypatch):
+    """The module bench.live.echo, without the server process's start-up (which freezes the garbage collector's view
+    of the whole process: not this test process's business)."""
     monkeypatch.setattr(collector, "settle", lambda: None)
-    return importlib.import_module("bench.live.echo").application
+    return importlib.import_module("bench.live.echo")
 
 
 @pytest.fixture
@@ -44,12 +44,12 @@ def _written() -> list[tuple[int, str]]:
         return list(cursor.fetchall())
 
 
-async def test_the_durable_echo_commits_its_write_before_anyone_hears_it(echo_app, floor_table, monkeypatch):
+async def test_the_durable_echo_commits_its_write_before_anyone_hears_it(echo, floor_table, monkeypatch):
     # The write made slow, so that a send not waiting for its commit would reach the listeners first.
     slow = "INSERT INTO bench_floor (room, text) SELECT %s, %s FROM pg_sleep(0.3)"
-    monkeypatch.setattr(importlib.import_module("bench.live.echo"), "FLOOR_INSERT", slow)
-    room = [WebsocketCommunicator(echo_app, "/ws/echo-durable/7/") for _ in range(3)]
-    other = WebsocketCommunicator(echo_app, "/ws/echo/7/")  # the plain echo's room 7 is another group
+    monkeypatch.setattr(echo, "FLOOR_INSERT", slow)
+    room = [WebsocketCommunicator(echo.application, "/ws/echo-durable/7/") for _ in range(3)]
+    other = WebsocketCommunicator(echo.application, "/ws/echo/7/")  # the plain echo's room 7 is another group
     try:
         for ws in [*room, other]:
             connected, _ = await ws.connect()

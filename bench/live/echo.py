@@ -34,7 +34,7 @@ class EchoConsumer(AsyncWebsocketConsumer):
     group_prefix = "echo"
 
     async def connect(self) -> None:
-        self.room = int(self.scope["url_route"]["kwargs"]["room"])
+        self.room = self.scope["url_route"]["kwargs"]["room"]  # an int: the route's converter made it one
         self.group = f"{self.group_prefix}-{self.room}"
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()

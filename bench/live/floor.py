@@ -138,7 +138,7 @@ def main() -> int:
     ):
         env = run.server_env(database_url, redis_url, args.settings)
         entries = args.entries if args.background else None
-        plans, (lexicon_path, classroom_id) = scale.prepare(env, TABLES, entries, Path(scratch))
+        plans, background = scale.prepare(env, TABLES, entries, Path(scratch))
         with psycopg.connect(database_url, autocommit=True) as conn:
             conn.execute(CREATE_FLOOR_TABLE)
         with ExitStack() as servers:
@@ -147,8 +147,8 @@ def main() -> int:
                 for application in ("config.asgi:application", "bench.live.echo:application")
             )
             print("Moves, echoes and durable echoes side by side…", flush=True)
-            working = scale.background_work(env, logs, lexicon_path, classroom_id) if args.background else None
-            with working or nullcontext() as done:
+            working = scale.background_work(env, logs, *background) if background is not None else nullcontext()
+            with working as done:
                 results = clients.run(windows(args, plans, app, echo, database_url))
         problems = run.server_problems(logs)
     report(args, results, problems, done)

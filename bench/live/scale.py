@@ -290,14 +290,16 @@ def capacity(steps: list[tuple[int, float, float, int, int]], think: float) -> s
 
 
 # -- background work ---------------------------------------------------------------------------------------------
-def prepare(env: dict[str, str], tables: int, entries: int | None, directory: Path) -> tuple[list, tuple[Path, int]]:
+def prepare(
+    env: dict[str, str], tables: int, entries: int | None, directory: Path
+) -> tuple[list, tuple[Path, int] | None]:
     """The scratch database migrated with ``tables`` four-seat tables (their plans), and with ``entries`` the
-    background work's lexicon file and class (:func:`prepare_background`; without, an empty path and class 0)."""
+    background work's lexicon file and class (:func:`prepare_background`), or ``None`` without."""
     print("Migrating and creating classes, students and lessons…", flush=True)
     migrate(env)
     plans = build_world(env, tables, 4)
     if entries is None:
-        return plans, (Path(), 0)
+        return plans, None
     print("Preparing the background work (lexicon file, a class with 100,000 encounters)…", flush=True)
     return plans, prepare_background(entries, directory)
 
@@ -462,7 +464,7 @@ def main() -> int:
     ):
         env = server_env(database_url, redis_url, args.settings)
         entries = args.entries if "background" in args.phases else None
-        plans, (lexicon_path, classroom_id) = prepare(env, tables, entries, Path(scratch))
+        plans, background = prepare(env, tables, entries, Path(scratch))
         device = disk.log_device(database_url)
         gc_logs = Path(scratch) / "collections"
         gc_logs.mkdir()
@@ -490,9 +492,9 @@ def main() -> int:
                     results[f"echo{servers_used}"] = clients.run(
                         run_then_close(load, ramp(load, args, "echo", gc_logs=gc_logs))
                     )
-            if "background" in args.phases:
+            if background is not None:
                 print("Background: an import and class reports on a Celery worker; moves and echoes…", flush=True)
-                with background_work(env, logs, lexicon_path, classroom_id) as done:
+                with background_work(env, logs, *background) as done:
                     load = Load(plans, app, echo)
                     start, end = counted(database_url, done)
                     timed = quiet(load, args, start, device=device, gc_logs=gc_logs)

@@ -191,7 +191,7 @@ def main() -> int:
         # The flushes' time, for this database's sessions only (the server's setting is left as it is).
         run.admin(f"ALTER DATABASE {run.DATABASE} SET track_wal_io_timing = on")
         entries = args.entries if args.background else None
-        plans, (lexicon_path, classroom_id) = scale.prepare(env, args.tables, entries, Path(marks_dir))
+        plans, background = scale.prepare(env, args.tables, entries, Path(marks_dir))
         with ExitStack() as servers:
             app = [
                 servers.enter_context(run.daphne("bench.live.stage_marks:application", env, logs, loop=args.loop))
@@ -202,9 +202,9 @@ def main() -> int:
                 for _ in range(2)
             ]
             counts: dict = {}  # the window's write-ahead log (scale.counted), with the background work's progress
-            if args.background:
+            if background is not None:
                 print("Background: an import and class reports on a Celery worker…", flush=True)
-                counts = servers.enter_context(scale.background_work(env, logs, lexicon_path, classroom_id))
+                counts = servers.enter_context(scale.background_work(env, logs, *background))
             start, end = scale.counted(database_url, counts)
             print("Moves and echoes side by side…", flush=True)
             load = Load(plans, app, echo)
