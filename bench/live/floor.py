@@ -90,8 +90,7 @@ def report(args, results: list[dict], problems, done: dict | None) -> None:
         moves, echoes, durables = r["moves"], r["echoes"], r["durables"]
         print(f"window {number}:")
         for name, rtts in (("move", moves), ("echo", echoes), ("durable echo", durables)):
-            p50, p99 = run.percentile(rtts, 50), run.percentile(rtts, 99)
-            print(f"  {name:<13} p50 / p99 ({len(rtts)}) {p50:6.1f} / {p99:6.1f} ms")
+            print(f"  {name:<13} p50 / p99 ({len(rtts)}) {scale.summary(rtts)}")
         print(
             f"  durable echo ÷ echo: p50 {ratio(durables, echoes, 50)}, p99 {ratio(durables, echoes, 99)} "
             "(the least a move that is durable before its broadcast pays)"
