@@ -18,7 +18,11 @@ processes of ``config.asgi`` and of ``bench.live.echo`` on 127.0.0.1, on uvloop 
    lost; the capacity is the highest offered rate that passed.
 3. ``background``: a Celery worker of the project (its own settings: concurrency, niceness) starts; a
    ``--entries``-entry lexicon import and a 30-student class report (100,000 encounters; asked again each time the
-   last one is done) run on it while phase 1's load plays again.
+   last one is done) run on it while phase 1's load plays again. Its line says what PostgreSQL wrote in the window:
+   megabytes of log, flushes, checkpoints begun, and the segment files of the log it had to create, none being
+   ready (``wal_segments``). Each is made while every commit waits. A checkpoint makes ready as many as the log
+   between recent checkpoints needed (``min_wal_size`` at least), so a new cluster, or a window writing more log
+   than those did, has too few.
 
 Under each window's figures and each capacity step, a line says when the slowest 1% of its round trips were sent: most
 of them within half a second is a stall that held every move in flight at once (a collection, a write the disk held),
@@ -395,6 +399,11 @@ def background_line(done: dict) -> str:
     if "wal" in done:
         checkpoints, megabytes, syncs, _ = done["wal"]
         line += f"; in the window {megabytes:.0f} MB of write-ahead log, {syncs} flushes, {checkpoints} checkpoint(s)"
+    if "segments" in done:
+        made, ready = done["segments"]
+        # A checkpoint in the window may have made segments ready after its start: then the count is an upper bound.
+        bound = "at most " if done.get("wal", (0,))[0] else ""
+        line += f", {bound}{made} segment file(s) of the log created ({ready} ready ahead at the start)"
     return line
 
 
@@ -417,14 +426,51 @@ def counted(database_url: str, done: dict) -> tuple[Callable[[], None], Callable
     """Two calls, at the start of a window and at its end, that note in ``done["wal"]`` what ``wal_counters`` counted
     between them."""
     first: list[tuple[int, float, int, float]] = []
+    segments: list[tuple[int, int] | None] = []
 
     def start() -> None:
         first.append(wal_counters(database_url))
+        segments.append(wal_segments(database_url))
 
     def end() -> None:
         done["wal"] = tuple(b - a for a, b in zip(first[0], wal_counters(database_url), strict=True))
+        now = wal_segments(database_url)
+        if segments[0] is not None and now is not None:
+            done["segments"] = segments_made(segments[0], now)
 
     return start, end
+
+
+def wal_segments(database_url: str) -> tuple[int, int] | None:
+    """The segment PostgreSQL's log is being written into and the last segment file in ``pg_wal``, as segment
+    numbers (``None`` without the right to list ``pg_wal``: superuser or ``pg_monitor``). The files past the current
+    one were made ready earlier (recycled at a checkpoint); a segment reached with none ready is created then,
+    filled with zeros and flushed, while the session that reached it holds the log's write lock and every commit
+    waits: a stall of the moves' saves that the echo does not share."""
+    query = """
+        SELECT pg_walfile_name(pg_current_wal_insert_lsn()),
+               (SELECT max(name) FROM pg_ls_waldir() WHERE length(name) = 24),
+               (SELECT setting::bigint FROM pg_settings WHERE name = 'wal_segment_size')
+    """
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        try:
+            current, last, size = conn.execute(query).fetchone() or ("", "", 0)
+        except psycopg.errors.InsufficientPrivilege:
+            return None
+    return segment_number(current, size), segment_number(last, size)
+
+
+def segment_number(name: str, segment_size: int) -> int:
+    """A segment file's name (timeline, then the log's high 32 bits, then the segment within them, 8 hex digits
+    each) as the number of the segment from the log's start."""
+    return int(name[8:16], 16) * (0x1_0000_0000 // segment_size) + int(name[16:24], 16)
+
+
+def segments_made(at_start: tuple[int, int], at_end: tuple[int, int]) -> tuple[int, int]:
+    """From ``wal_segments`` at a window's start and end: the segments created in the window (those reached past the
+    last file ready at the start) and how many were ready ahead of the log at the start."""
+    (current, last), (reached, _) = at_start, at_end
+    return max(0, reached - last), last - current
 
 
 # -- main -----------------------------------------------------------------------------------------------------------
