@@ -424,7 +424,7 @@ def wal_counters(database_url: str) -> tuple[int, float, int, float]:
 
 def counted(database_url: str, done: dict) -> tuple[Callable[[], None], Callable[[], None]]:
     """Two calls, at the start of a window and at its end, that note in ``done["wal"]`` what ``wal_counters`` counted
-    between them."""
+    between them, and in ``done["segments"]`` the log's segments created in the window (``segments_made``)."""
     first: list[tuple[int, float, int, float]] = []
     segments: list[tuple[int, int] | None] = []
 
@@ -444,9 +444,9 @@ def counted(database_url: str, done: dict) -> tuple[Callable[[], None], Callable
 def wal_segments(database_url: str) -> tuple[int, int] | None:
     """The segment PostgreSQL's log is being written into and the last segment file in ``pg_wal``, as segment
     numbers (``None`` without the right to list ``pg_wal``: superuser or ``pg_monitor``). The files past the current
-    one were made ready earlier (recycled at a checkpoint); a segment reached with none ready is created then,
-    filled with zeros and flushed, while the session that reached it holds the log's write lock and every commit
-    waits: a stall of the moves' saves that the echo does not share."""
+    one were made ready earlier (recycled, or created ahead, at a checkpoint); a segment reached with none ready is
+    created then, filled with zeros and flushed, while the session that reached it holds the log's write lock and
+    every commit waits: a stall of the moves' saves that the echo does not share."""
     query = """
         SELECT pg_walfile_name(pg_current_wal_insert_lsn()),
                (SELECT max(name) FROM pg_ls_waldir() WHERE length(name) = 24),
@@ -454,9 +454,12 @@ def wal_segments(database_url: str) -> tuple[int, int] | None:
     """
     with psycopg.connect(database_url, autocommit=True) as conn:
         try:
-            current, last, size = conn.execute(query).fetchone() or ("", "", 0)
+            row = conn.execute(query).fetchone()
         except psycopg.errors.InsufficientPrivilege:
             return None
+    if row is None or None in row:
+        return None
+    current, last, size = row
     return segment_number(current, size), segment_number(last, size)
 
 
