@@ -7,6 +7,7 @@ from django.db import connection
 
 from bench.live.scale import background_line, segment_number, segments_made, wal_segments
 from tests.conftest import needs_postgresql
+from tests.faults.conftest import database_url
 
 MB = 1024 * 1024
 
@@ -52,13 +53,6 @@ def test_without_a_count_the_line_says_nothing_of_segments():
     assert "segment" not in background_line(done)
 
 
-def _conninfo() -> str:
-    s = connection.settings_dict
-    return psycopg.conninfo.make_conninfo(
-        host=s["HOST"] or None, port=s["PORT"] or None, user=s["USER"] or None, dbname=s["NAME"]
-    )
-
-
 @needs_postgresql("it reads PostgreSQL's log")
 @pytest.mark.django_db
 def test_the_log_is_read_where_it_is_written():
@@ -68,7 +62,7 @@ def test_the_log_is_read_where_it_is_written():
             "WHERE rolname = current_user"
         )
         superuser, may_list = cursor.fetchone()
-    found = wal_segments(_conninfo())
+    found = wal_segments(database_url())
     if not may_list:
         assert found is None
         return
@@ -76,9 +70,9 @@ def test_the_log_is_read_where_it_is_written():
     current, last = found
     assert current <= last  # the file being written is in pg_wal
     if superuser:  # only a superuser may switch the log to its next segment
-        with psycopg.connect(_conninfo(), autocommit=True) as conn:
+        with psycopg.connect(database_url(), autocommit=True) as conn:
             conn.execute("CREATE TEMPORARY TABLE segment_probe (i int)")  # some log since the last switch
             conn.execute("SELECT pg_switch_wal()")
-        after = wal_segments(_conninfo())
+        after = wal_segments(database_url())
         assert after is not None
         assert after[0] > current
