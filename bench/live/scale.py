@@ -399,11 +399,11 @@ def background_line(done: dict) -> str:
     if "wal" in done:
         checkpoints, megabytes, syncs, _ = done["wal"]
         line += f"; in the window {megabytes:.0f} MB of write-ahead log, {syncs} flushes, {checkpoints} checkpoint(s)"
-    if "segments" in done:
-        made, ready = done["segments"]
-        # A checkpoint in the window may have made segments ready after its start: then the count is an upper bound.
-        bound = "at most " if done.get("wal", (0,))[0] else ""
-        line += f", {bound}{made} segment file(s) of the log created ({ready} ready ahead at the start)"
+        if "segments" in done:  # counted with the log (``counted``)
+            made, ready = done["segments"]
+            # A checkpoint in the window may have made segments ready after its start: then the count is a bound.
+            bound = "at most " if checkpoints else ""
+            line += f", {bound}{made} segment file(s) of the log created ({ready} ready ahead at the start)"
     return line
 
 
